@@ -1,0 +1,42 @@
+//! One module per subcommand; each is a thin layer over the library.
+
+mod bench;
+mod perft;
+mod status;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Self-play reinforcement learning for Xiangqi and Banqi.
+#[derive(Parser, Debug)]
+#[command(name = "xiangqi-zero", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move sequences of a given length (move generator check).
+    Perft(perft::Args),
+    /// Measure the speed of a component.
+    Bench(bench::Args),
+    /// Play moves from a position and print the game's status in one line.
+    Status(status::Args),
+}
+
+/// Which game a command works on.
+#[derive(ValueEnum, Clone, Copy, Debug, Default)]
+pub enum GameKind {
+    /// Chinese chess on the 9×10 board.
+    #[default]
+    Xiangqi,
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Status(args) => status::run(args),
+    }
+}

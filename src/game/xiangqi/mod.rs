@@ -1,0 +1,31 @@
+//! Xiangqi (Chinese chess): the rules core.
+//!
+//! [`Board`] is a bare position, `Copy`, with incremental Zobrist hashing and a legal
+//! move generator fast enough for perft and alpha-beta. [`Xiangqi`] adds the history
+//! and the rules that need it (repetition, no-capture limit) and implements
+//! [`crate::game::Game`].
+
+mod attacks;
+mod bitboard;
+mod board;
+pub mod fen;
+mod movegen;
+mod notation;
+pub mod perft;
+mod piece;
+mod position;
+mod repetition;
+mod rules;
+mod square;
+mod tables;
+mod zobrist;
+
+pub use attacks::{attackers, reaches};
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use movegen::MoveList;
+pub use notation::Move;
+pub use piece::{Color, Kind, Piece};
+pub use position::Xiangqi;
+pub use rules::{RepetitionRule, Rules};
+pub use square::Square;

@@ -1,0 +1,180 @@
+//! Colours, piece kinds and pieces.
+
+use std::num::NonZeroU8;
+
+use crate::game::Player;
+
+/// A side: Red moves first from the start position and sits on ranks 0–4.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Color {
+    /// The side on ranks 0–4, upper-case letters in FEN.
+    Red = 0,
+    /// The side on ranks 5–9, lower-case letters in FEN.
+    Black = 1,
+}
+
+impl Color {
+    /// Both colours, Red first.
+    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
+
+    /// The other colour.
+    #[inline]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Red => Color::Black,
+            Color::Black => Color::Red,
+        }
+    }
+
+    /// 0 for Red, 1 for Black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The player this colour is: Red plays first.
+    pub const fn player(self) -> Player {
+        match self {
+            Color::Red => Player::First,
+            Color::Black => Player::Second,
+        }
+    }
+
+    /// The colour a player has in Xiangqi.
+    pub const fn of_player(player: Player) -> Color {
+        match player {
+            Player::First => Color::Red,
+            Player::Second => Color::Black,
+        }
+    }
+}
+
+/// The seven kinds of piece.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Kind {
+    /// General (帥/將), FEN `K`.
+    King = 1,
+    /// Advisor (仕/士), FEN `A`.
+    Advisor = 2,
+    /// Elephant (相/象), FEN `B` (or `E`).
+    Elephant = 3,
+    /// Horse (傌/馬), FEN `N` (or `H`).
+    Horse = 4,
+    /// Chariot (俥/車), FEN `R`.
+    Rook = 5,
+    /// Cannon (炮/砲), FEN `C`.
+    Cannon = 6,
+    /// Soldier (兵/卒), FEN `P`.
+    Pawn = 7,
+}
+
+impl Kind {
+    /// All kinds, king first.
+    pub const ALL: [Kind; 7] =
+        [Kind::King, Kind::Advisor, Kind::Elephant, Kind::Horse, Kind::Rook, Kind::Cannon, Kind::Pawn];
+
+    /// How many of this kind each side has at the start.
+    pub const fn start_count(self) -> usize {
+        match self {
+            Kind::King => 1,
+            Kind::Pawn => 5,
+            _ => 2,
+        }
+    }
+
+    /// The upper-case FEN letter.
+    pub const fn letter(self) -> char {
+        match self {
+            Kind::King => 'K',
+            Kind::Advisor => 'A',
+            Kind::Elephant => 'B',
+            Kind::Horse => 'N',
+            Kind::Rook => 'R',
+            Kind::Cannon => 'C',
+            Kind::Pawn => 'P',
+        }
+    }
+
+    /// The kind named by a FEN letter of either case (`H` and `E` accepted).
+    pub const fn from_letter(letter: char) -> Option<Kind> {
+        Some(match letter.to_ascii_uppercase() {
+            'K' => Kind::King,
+            'A' => Kind::Advisor,
+            'B' | 'E' => Kind::Elephant,
+            'N' | 'H' => Kind::Horse,
+            'R' => Kind::Rook,
+            'C' => Kind::Cannon,
+            'P' => Kind::Pawn,
+            _ => return None,
+        })
+    }
+
+    const fn from_bits(bits: u8) -> Kind {
+        match bits {
+            1 => Kind::King,
+            2 => Kind::Advisor,
+            3 => Kind::Elephant,
+            4 => Kind::Horse,
+            5 => Kind::Rook,
+            6 => Kind::Cannon,
+            _ => Kind::Pawn,
+        }
+    }
+}
+
+/// A piece: a colour and a kind, packed in one non-zero byte so that an empty square,
+/// `Option<Piece>`, is a byte too.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece(NonZeroU8);
+
+impl Piece {
+    /// The piece of `color` and `kind`.
+    #[inline]
+    pub const fn new(color: Color, kind: Kind) -> Piece {
+        match NonZeroU8::new((color as u8) << 3 | kind as u8) {
+            Some(bits) => Piece(bits),
+            None => unreachable!(),
+        }
+    }
+
+    /// The piece's colour.
+    #[inline]
+    pub const fn color(self) -> Color {
+        if self.0.get() & 8 == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The piece's kind.
+    #[inline]
+    pub const fn kind(self) -> Kind {
+        Kind::from_bits(self.0.get() & 7)
+    }
+
+    /// A dense index 0–13 (Red's kinds then Black's), for tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        (self.color() as usize) * 7 + (self.kind() as usize) - 1
+    }
+
+    /// The FEN letter: upper case for Red.
+    pub const fn letter(self) -> char {
+        match self.color() {
+            Color::Red => self.kind().letter(),
+            Color::Black => self.kind().letter().to_ascii_lowercase(),
+        }
+    }
+
+    /// The piece named by a FEN letter (`H`/`E` accepted).
+    pub const fn from_letter(letter: char) -> Option<Piece> {
+        match Kind::from_letter(letter) {
+            Some(kind) => {
+                let color = if letter.is_ascii_uppercase() { Color::Red } else { Color::Black };
+                Some(Piece::new(color, kind))
+            }
+            None => None,
+        }
+    }
+}

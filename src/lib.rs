@@ -1,0 +1,6 @@
+//! xiangqi-zero: self-play reinforcement learning for Xiangqi and Banqi.
+//!
+//! [`game`] holds the rules cores and the [`game::Game`] trait the other layers are
+//! written against.
+
+pub mod game;
