@@ -8,7 +8,8 @@
 //! otherwise the game is drawn.
 
 use super::position::Ply;
-use super::{attacks, Bitboard, Board, Color, Kind, Move, RepetitionRule};
+use super::tables::on_own_half;
+use super::{attacks, Bitboard, Board, Color, Kind, Move, RepetitionRule, Square};
 use crate::game::{EndReason, Status};
 
 /// The ruling if `board` occurs for the third time among the positions of `window`
@@ -71,57 +72,81 @@ fn chases_always(cycle: &[Ply], end: &Board, chaser: Color) -> bool {
     victims.is_some_and(|v| !v.is_empty())
 }
 
-/// The enemy pieces (by square, after the move) that `mv` chases: pieces the moved piece
-/// newly attacks with a capture that would be legal, that are not generals nor soldiers
-/// still on their own half, and that are unprotected — or worth more than the attacker
-/// (a horse or cannon attacking a chariot chases it even if it is protected).
+/// The enemy pieces (by square) that `mv`, played from `before` to reach `after`, chases:
+/// those it newly threatens to win. A threat is an attack by a chariot, horse, cannon,
+/// advisor or elephant (generals and soldiers may chase freely) that could legally
+/// capture, on a piece that is not the general nor a soldier still on its own half, when
+/// the attacker is worth less than its target, or the target cannot be legally retaken
+/// and cannot take the attacker back in kind. "Newly": the same attacker (followed
+/// across the move) did not threaten the same piece before the move — so a threat
+/// discovered by opening a line, or made by pinning the target's only defender, counts.
 pub(crate) fn chased(before: &Board, mv: Move, after: &Board) -> Bitboard {
-    let Some(attacker) = after.piece_at(mv.to) else { return Bitboard::EMPTY };
-    let us = attacker.color();
+    let Some(mover) = after.piece_at(mv.to) else { return Bitboard::EMPTY };
+    let old = threats(before, mover.color());
     let mut found = Bitboard::EMPTY;
-    for target in after.occupied_by(us.opponent()) {
-        let Some(victim) = after.piece_at(target) else { continue };
-        let exempt = match victim.kind() {
-            Kind::King => true,
-            Kind::Pawn => super::tables::on_own_half(target, victim.color()),
-            _ => false,
-        };
-        if exempt || !attacks::reaches(after, mv.to, target) || !capture_is_legal(after, Move::new(mv.to, target)) {
-            continue;
-        }
-        // Attacked before the move by the same piece from where it stood: not new.
-        if before.piece_at(target) == Some(victim) && attacks::reaches(before, mv.from, target) {
-            continue;
-        }
-        if value(victim.kind()) > value(attacker.kind()) || !protected(after, Move::new(mv.to, target)) {
+    for (attacker, target) in threats(after, mover.color()) {
+        let was = if attacker == mv.to { mv.from } else { attacker };
+        if !old.contains(&(was, target)) && !found.contains(target) {
             found.toggle(target);
         }
     }
     found
 }
 
-/// Whether the capture `mv` on `board` would leave the capturer's general unattacked.
-fn capture_is_legal(board: &Board, mv: Move) -> bool {
+/// Every (attacker, target) pair of `chaser`'s threats on `board` (see [`chased`]).
+fn threats(board: &Board, chaser: Color) -> Vec<(Square, Square)> {
+    let victim = chaser.opponent();
+    let mut found = Vec::new();
+    for attacker in board.occupied_by(chaser) {
+        let Some(piece) = board.piece_at(attacker) else { continue };
+        if matches!(piece.kind(), Kind::King | Kind::Pawn) {
+            continue;
+        }
+        for target in board.occupied_by(victim) {
+            let Some(prey) = board.piece_at(target) else { continue };
+            let exempt = match prey.kind() {
+                Kind::King => true,
+                Kind::Pawn => on_own_half(target, victim),
+                _ => false,
+            };
+            let capture = Move::new(attacker, target);
+            if exempt || !attacks::reaches(board, attacker, target) || !leaves_king_safe(board, capture) {
+                continue;
+            }
+            let threatened = if value(piece.kind()) < value(prey.kind()) {
+                true
+            } else {
+                let answers_in_kind =
+                    prey.kind() == piece.kind() && attacks::reaches(board, target, attacker) && leaves_king_safe(board, Move::new(target, attacker));
+                !answers_in_kind && !can_retake(board, capture)
+            };
+            if threatened {
+                found.push((attacker, target));
+            }
+        }
+    }
+    found
+}
+
+/// Whether the piece making `mv` leaves its own general unattacked (whoever is to move).
+fn leaves_king_safe(board: &Board, mv: Move) -> bool {
     let mut after = *board;
-    let us = after.side_to_move().opponent();
-    // The capturer is not the side to move; play the capture as if it were.
+    let Some(piece) = after.piece_at(mv.from) else { return false };
     after.play(mv);
-    !after.in_check(us)
+    !after.in_check(piece.color())
 }
 
 /// Whether, after the capture `mv`, the captured piece's side could legally take back.
-fn protected(board: &Board, mv: Move) -> bool {
+fn can_retake(board: &Board, capture: Move) -> bool {
     let mut after = *board;
-    after.play(mv);
+    after.play(capture);
     let defender = after.side_to_move();
-    attacks::attackers(&after, mv.to, defender).any(|from| {
-        let mut recapture = after;
-        recapture.play(Move::new(from, mv.to));
-        !recapture.in_check(defender)
-    })
+    attacks::attackers(&after, capture.to, defender).any(|from| leaves_king_safe(&after, Move::new(from, capture.to)))
 }
 
-/// Rough piece values for the chase rule's "worth more than the attacker".
+/// Piece values for the chase rule's "worth more than the attacker": a horse or cannon
+/// threatening a chariot, or an advisor or elephant threatening a chariot, horse or
+/// cannon, chases it even when it is protected.
 const fn value(kind: Kind) -> u8 {
     match kind {
         Kind::King => 100,

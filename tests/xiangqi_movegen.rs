@@ -1,0 +1,71 @@
+//! Legal moves, check flags and perft(2)/(3) of 2000 positions from an independent
+//! engine (`tests/data/xiangqi-movegen-public.jsonl`, made with Fairy-Stockfish).
+
+mod common;
+
+use serde::Deserialize;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::{EndReason, Game, Status};
+
+#[derive(Deserialize)]
+struct Entry {
+    fen: String,
+    moves: Vec<String>,
+    in_check: bool,
+    perft2: u64,
+    perft3: Option<u64>,
+}
+
+fn entries() -> Vec<Entry> {
+    let entries: Vec<Entry> = common::read_jsonl("xiangqi-movegen-public.jsonl");
+    assert_eq!(entries.len(), 2000);
+    entries
+}
+
+#[test]
+fn legal_move_lists_match() {
+    let mut moves = Vec::new();
+    for entry in entries() {
+        let game = Xiangqi::from_text(&entry.fen).unwrap();
+        game.legal_moves(&mut moves);
+        let mut ours: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        ours.sort();
+        assert_eq!(ours, entry.moves, "{}", entry.fen);
+        assert_eq!(game.in_check(), entry.in_check, "in_check of {}", entry.fen);
+    }
+}
+
+#[test]
+fn perft_two_and_three_match() {
+    for entry in entries() {
+        let game = Xiangqi::from_text(&entry.fen).unwrap();
+        assert_eq!(game.perft(2), entry.perft2, "perft2 of {}", entry.fen);
+        if let Some(perft3) = entry.perft3 {
+            assert_eq!(game.perft(3), perft3, "perft3 of {}", entry.fen);
+        }
+    }
+}
+
+#[test]
+fn no_legal_move_loses() {
+    let mut finished = 0;
+    for entry in entries().iter().filter(|e| e.moves.is_empty()) {
+        let game = Xiangqi::from_text(&entry.fen).unwrap();
+        let reason = if entry.in_check { EndReason::Checkmate } else { EndReason::Stalemate };
+        let loser = game.to_move();
+        assert_eq!(game.status(), Status::Over { winner: Some(loser.opponent()), reason }, "{}", entry.fen);
+        finished += 1;
+    }
+    assert_eq!(finished, 68);
+}
+
+#[test]
+fn positions_with_moves_are_ongoing_and_every_listed_move_parses() {
+    for entry in entries().iter().filter(|e| !e.moves.is_empty()) {
+        let game = Xiangqi::from_text(&entry.fen).unwrap();
+        assert_eq!(game.status(), Status::Ongoing, "{}", entry.fen);
+        for text in &entry.moves {
+            assert_eq!(game.parse_move(text).unwrap().to_string(), *text);
+        }
+    }
+}
