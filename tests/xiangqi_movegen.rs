@@ -69,3 +69,31 @@ fn positions_with_moves_are_ongoing_and_every_listed_move_parses() {
         }
     }
 }
+
+#[derive(Deserialize)]
+struct Mate {
+    fen: String,
+    mate_in: u32,
+    winning_moves: Vec<String>,
+}
+
+#[test]
+fn mates_in_one_end_the_game_for_the_mover() {
+    let mates: Vec<Mate> = common::read_jsonl("xiangqi-mates-public.jsonl");
+    let mut checked = 0;
+    for mate in mates.iter().filter(|m| m.mate_in == 1) {
+        let game = Xiangqi::from_text(&mate.fen).unwrap();
+        for text in &mate.winning_moves {
+            let mut after = game.clone();
+            after.play(game.parse_move(text).unwrap());
+            match after.status() {
+                Status::Over { winner, reason: EndReason::Checkmate | EndReason::Stalemate } => {
+                    assert_eq!(winner, Some(game.to_move()), "{} {text}", mate.fen)
+                }
+                other => panic!("{} {text}: {other:?}", mate.fen),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} mates in one");
+}

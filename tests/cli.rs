@@ -1,0 +1,96 @@
+//! The command line as a user or a script drives it: output formats and exit codes.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi-zero")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Asserts a clean failure: exit code 2 and exactly one line on stderr containing `needle`.
+fn assert_fails(args: &[&str], needle: &str) {
+    let output = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn perft_prints_the_total() {
+    let output = run(&["perft", "--fen", "startpos", "--depth", "3"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "Nodes searched: 79666\n");
+}
+
+#[test]
+fn perft_divide_lists_sorted_moves_then_the_total() {
+    let fen = "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1";
+    let output = run(&["perft", "--fen", fen, "--depth", "2", "--divide"]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 31, "{text}");
+    assert_eq!(*lines.last().unwrap(), "Nodes searched: 830");
+    let moves: Vec<&str> = lines[..30].iter().map(|l| l.split(':').next().unwrap()).collect();
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+    let sum: u64 = lines[..30].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 830);
+}
+
+#[test]
+fn status_reports_result_reason_and_ply() {
+    let fen = "3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1";
+    let cycle = ["a8a9", "d9d8", "a9a8", "d8d9"];
+    let mut args = vec!["status", "--fen", fen, "--moves"];
+    for _ in 0..2 {
+        args.extend(cycle);
+    }
+    assert_eq!(stdout(&run(&args)), "0-1 perpetual-check 8\n");
+    args.extend(["--repetition", "repeater-loses"]);
+    assert_eq!(stdout(&run(&args)), "1-0 repetition 8\n");
+    let draw: Vec<&str> = args[..args.len() - 2].iter().copied().chain(["--repetition", "draw"]).collect();
+    assert_eq!(stdout(&run(&draw)), "1/2-1/2 repetition 8\n");
+}
+
+#[test]
+fn status_of_the_start_and_of_a_mate() {
+    assert_eq!(stdout(&run(&["status"])), "ongoing\n");
+    assert_eq!(stdout(&run(&["status", "--moves", "h2e2", "h9g7"])), "ongoing\n");
+    // Mates in one from tests/data/xiangqi-mates-public.jsonl; the second ends in
+    // stalemate, which loses too.
+    let mate = run(&["status", "--fen", "6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40", "--moves", "i7d7"]);
+    assert_eq!(stdout(&mate), "0-1 checkmate 1\n");
+    let stalemate = run(&["status", "--fen", "4k4/2R6/9/9/4P1P1P/9/9/3KB3B/4A4/3A5 w - - 27 39", "--moves", "c8f8"]);
+    assert_eq!(stdout(&stalemate), "1-0 stalemate 1\n");
+}
+
+#[test]
+fn no_capture_limit_draws() {
+    let fen = "3k5/9/9/9/9/9/9/9/9/5K3 w - - 118 80";
+    assert_eq!(stdout(&run(&["status", "--fen", fen, "--moves", "f0f1"])), "ongoing\n");
+    assert_eq!(stdout(&run(&["status", "--fen", fen, "--moves", "f0f1", "d9d8"])), "1/2-1/2 no-capture 2\n");
+}
+
+#[test]
+fn bad_input_fails_with_one_line_and_code_two() {
+    assert_fails(&["perft", "--fen", "not a fen", "--depth", "2"], "invalid position");
+    assert_fails(&["perft", "--fen", "startpos", "--depth", "0"], "depth");
+    assert_fails(&["perft", "--fen", "startpos", "--depth", "x"], "depth");
+    assert_fails(&["perft", "--depth", "2", "--frobnicate"], "--frobnicate");
+    assert_fails(&["status", "--moves", "h2e2", "h2e2"], "illegal move `h2e2`");
+    assert_fails(&["status", "--moves", "zz"], "malformed move `zz`");
+    assert_fails(&["status", "--repetition", "sometimes"], "sometimes");
+    assert_fails(&["frobnicate"], "frobnicate");
+}
+
+#[test]
+fn moves_after_the_end_are_refused() {
+    let fen = "6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40";
+    assert_fails(&["status", "--fen", fen, "--moves", "i7d7", "d2d1"], "already over");
+}
