@@ -4,6 +4,8 @@ use std::time::Instant;
 
 use clap::{Args as ClapArgs, Subcommand};
 
+use super::GameKind;
+use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board};
 
 /// Arguments of `bench`.
@@ -17,9 +19,12 @@ pub struct Args {
 enum What {
     /// Nodes/s of perft from the start position on one thread (median of several runs).
     Movegen {
-        /// Perft depth.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=7))]
-        depth: u32,
+        /// The game.
+        #[arg(long, value_enum, default_value_t = GameKind::Xiangqi)]
+        game: GameKind,
+        /// Perft depth (default 5 for Xiangqi, 4 for Banqi: about a second each).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=7))]
+        depth: Option<u32>,
         /// Number of timed runs; the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
@@ -32,25 +37,37 @@ const PIKAFISH_NPS: f64 = 89e6;
 /// Runs `bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
-        What::Movegen { depth, runs } => movegen(depth, runs),
+        What::Movegen { game: GameKind::Xiangqi, depth, runs } => movegen(depth.unwrap_or(5), runs),
+        What::Movegen { game: GameKind::Banqi, depth, runs } => banqi_movegen(depth.unwrap_or(4), runs),
     }
     Ok(())
 }
 
-fn movegen(depth: u32, runs: u32) {
-    let board = Board::start();
+/// The median over `runs` timed runs of `count`'s nodes per second.
+fn median_rate(runs: u32, count: impl Fn() -> u64) -> f64 {
     let mut rates: Vec<f64> = (0..runs)
         .map(|_| {
             let started = Instant::now();
-            let nodes = perft::perft(&board, depth);
+            let nodes = count();
             nodes as f64 / started.elapsed().as_secs_f64()
         })
         .collect();
     rates.sort_by(f64::total_cmp);
-    let median = rates[rates.len() / 2];
+    rates[rates.len() / 2]
+}
+
+fn movegen(depth: u32, runs: u32) {
+    let board = Board::start();
+    let median = median_rate(runs, || perft::perft(&board, depth));
     println!(
         "movegen perft({depth}) startpos: {:.1}M nodes/s (median of {runs}), {:.2}x Pikafish",
         median / 1e6,
         median / PIKAFISH_NPS
     );
+}
+
+fn banqi_movegen(depth: u32, runs: u32) {
+    let board = banqi::Board::start();
+    let median = median_rate(runs, || banqi::perft::perft(&board, depth));
+    println!("movegen banqi perft({depth}) startpos: {:.1}M nodes/s (median of {runs})", median / 1e6);
 }

@@ -30,6 +30,8 @@ pub enum GameKind {
     /// Chinese chess on the 9×10 board.
     #[default]
     Xiangqi,
+    /// Dark chess: 32 face-down pieces on half the board (4×8), revealed by flipping.
+    Banqi,
 }
 
 /// Runs the parsed command.

@@ -3,6 +3,7 @@
 use clap::Args as ClapArgs;
 
 use super::GameKind;
+use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{perft, Game};
 
@@ -27,6 +28,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.game {
         GameKind::Xiangqi => count(&Xiangqi::from_text(&args.fen)?, args.depth, args.divide),
+        GameKind::Banqi => count(&Banqi::from_text(&args.fen)?, args.depth, args.divide),
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //!   ([`Game::apply_outcome`]), chosen by a search that averages over all of them or
 //!   sampled by self-play. Xiangqi has no chance points.
 
+pub mod banqi;
 pub mod perft;
 pub mod xiangqi;
 

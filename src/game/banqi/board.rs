@@ -20,9 +20,6 @@ pub enum Cell {
 const HIDDEN: u8 = 14;
 const EMPTY: u8 = 15;
 
-/// All 32 squares.
-pub(crate) const ALL_SQUARES: u32 = u32::MAX;
-
 /// A Banqi position without history: pieces face-up and face-down, the hidden pool,
 /// the player to move and the colours, and a chain capture in progress (variant only).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
