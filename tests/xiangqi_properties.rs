@@ -38,6 +38,26 @@ proptest! {
     }
 
     #[test]
+    fn legal_moves_are_the_pseudo_legal_moves_that_leave_the_general_safe(picks in prop::collection::vec(any::<usize>(), 0..200)) {
+        random_game(&picks, |game| {
+            let board = game.board();
+            let mut pseudo = MoveList::new();
+            board.pseudo_legal_moves(&mut pseudo);
+            let mut naive: Vec<Move> = pseudo
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let mut after = *board;
+                    after.play(mv);
+                    !after.in_check(board.side_to_move())
+                })
+                .collect();
+            naive.sort();
+            assert_eq!(sorted_moves(board), naive, "{}", game.to_text());
+        });
+    }
+
+    #[test]
     fn fen_round_trips(picks in prop::collection::vec(any::<usize>(), 0..200)) {
         random_game(&picks, |game| {
             let text = game.to_text();

@@ -38,12 +38,19 @@ pub fn king_in_danger(squares: &[Option<Piece>; 90], king: Square, by: Color) ->
     if HORSE_ATTACKERS[king.index()].pairs().any(|(from, leg)| squares[from.index()] == horse && squares[leg.index()].is_none()) {
         return true;
     }
+    pawn_attacks(squares, king, by)
+}
+
+/// Whether a soldier of `by` attacks `target` (from behind it, or from the side once
+/// across the river).
+#[inline]
+pub fn pawn_attacks(squares: &[Option<Piece>; 90], target: Square, by: Color) -> bool {
     let pawn = Some(Piece::new(by, Kind::Pawn));
     let forward = if by == Color::Red { -1 } else { 1 };
     [(0, forward), (1, 0), (-1, 0)]
         .into_iter()
-        .filter_map(|(df, dr)| king.offset(df, dr))
-        .any(|from| squares[from.index()] == pawn && PAWN_MOVES[by.index()][from.index()].targets().contains(&king))
+        .filter_map(|(df, dr)| target.offset(df, dr))
+        .any(|from| squares[from.index()] == pawn && PAWN_MOVES[by.index()][from.index()].targets().contains(&target))
 }
 
 /// The squares of `by`'s pieces that could move to `target` in one step, whether or not

@@ -3,8 +3,8 @@
 
 use std::ops::Deref;
 
-use super::tables::{ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_MOVES, KING_MOVES, PAWN_MOVES, RAYS};
-use super::{attacks, Bitboard, Board, Kind, Move, Square};
+use super::tables::{ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, PAWN_MOVES, RAYS};
+use super::{attacks, Bitboard, Board, Kind, Move, Piece, Square};
 
 /// More than the most pseudo-legal moves any Xiangqi position has (119).
 const CAPACITY: usize = 128;
@@ -46,47 +46,14 @@ impl Deref for MoveList {
     }
 }
 
-/// For each square of a general, the squares whose piece leaving might expose it: its
-/// file and rank (chariots, cannons, the other general) and its four diagonal neighbours
-/// (the legs of horses that attack it).
-static EXPOSING: [Bitboard; 90] = {
-    let mut table = [Bitboard::EMPTY; 90];
-    let mut k = 0;
-    while k < 90 {
-        let king = Square::new(k as u8);
-        let mut s = 0;
-        while s < 90 {
-            let sq = Square::new(s as u8);
-            let diagonal = sq.file().abs_diff(king.file()) == 1 && sq.rank().abs_diff(king.rank()) == 1;
-            if sq.file() == king.file() || sq.rank() == king.rank() || diagonal {
-                table[k].0 |= 1 << s;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    table
-};
-
-/// For each square of a general, its file and rank: a piece arriving there on an empty
-/// square may become a cannon's screen.
-static LINES: [Bitboard; 90] = {
-    let mut table = [Bitboard::EMPTY; 90];
-    let mut k = 0;
-    while k < 90 {
-        let king = Square::new(k as u8);
-        let mut s = 0;
-        while s < 90 {
-            let sq = Square::new(s as u8);
-            if sq.file() == king.file() || sq.rank() == king.rank() {
-                table[k].0 |= 1 << s;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    table
-};
+/// What a position's move filter needs to know about the mover's general: whether it is
+/// in check, which squares' pieces shield it (leaving them may expose it), and which
+/// empty squares a piece must not step onto (it would become an enemy cannon's screen).
+struct KingSafety {
+    in_check: bool,
+    shields: Bitboard,
+    screens: Bitboard,
+}
 
 impl Board {
     /// Adds every move of the side to move that obeys how the pieces move, including
@@ -165,9 +132,9 @@ impl Board {
     pub fn legal_moves(&self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
-        let in_check = self.in_check(self.side_to_move());
+        let safety = self.king_safety();
         for &mv in pseudo.iter() {
-            if self.is_safe(mv, in_check) {
+            if self.is_safe(mv, &safety) {
                 list.push(mv);
             }
         }
@@ -178,8 +145,8 @@ impl Board {
     pub fn count_legal_moves(&self) -> usize {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
-        let in_check = self.in_check(self.side_to_move());
-        pseudo.iter().filter(|&&mv| self.is_safe(mv, in_check)).count()
+        let safety = self.king_safety();
+        pseudo.iter().filter(|&&mv| self.is_safe(mv, &safety)).count()
     }
 
     /// Whether `mv` is legal: it must obey how the pieces move and leave one's own
@@ -187,20 +154,75 @@ impl Board {
     pub fn is_legal(&self, mv: Move) -> bool {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
-        pseudo.contains(&mv) && self.is_safe(mv, self.in_check(self.side_to_move()))
+        pseudo.contains(&mv) && self.is_safe(mv, &self.king_safety())
+    }
+
+    /// Looks along the general's four lines (only the first three pieces on each can
+    /// matter) and at its horse-leg squares once, so that most moves need no trial.
+    #[inline]
+    fn king_safety(&self) -> KingSafety {
+        let us = self.side_to_move();
+        let them = us.opponent();
+        let king = self.king(us);
+        let squares = self.squares();
+        let rook = Some(Piece::new(them, Kind::Rook));
+        let cannon = Some(Piece::new(them, Kind::Cannon));
+        let general = Some(Piece::new(them, Kind::King));
+        let mut safety = KingSafety { in_check: false, shields: Bitboard::EMPTY, screens: Bitboard::EMPTY };
+        for (direction, ray) in RAYS[king.index()].iter().enumerate() {
+            let line = ray.squares();
+            let mut found = [0usize; 3];
+            let mut count = 0;
+            for (i, sq) in line.iter().enumerate() {
+                if squares[sq.index()].is_some() {
+                    found[count] = i;
+                    count += 1;
+                    if count == 3 {
+                        break;
+                    }
+                }
+            }
+            let nth = |n: usize| if n < count { squares[line[found[n]].index()] } else { None };
+            let slides = |piece| piece == rook || (direction < 2 && piece == general);
+            let (first, second, third) = (nth(0), nth(1), nth(2));
+            safety.in_check |= slides(first) || second == cannon;
+            if slides(second) || third == cannon {
+                safety.shields.toggle(line[found[0]]);
+            }
+            if third == cannon {
+                safety.shields.toggle(line[found[1]]);
+            }
+            if first == cannon {
+                for &sq in &line[..found[0]] {
+                    safety.screens.toggle(sq);
+                }
+            }
+        }
+        let horse = Some(Piece::new(them, Kind::Horse));
+        for (from, leg) in HORSE_ATTACKERS[king.index()].pairs() {
+            if squares[from.index()] == horse {
+                if squares[leg.index()].is_none() {
+                    safety.in_check = true;
+                } else if !safety.shields.contains(leg) {
+                    safety.shields.toggle(leg);
+                }
+            }
+        }
+        safety.in_check |= attacks::pawn_attacks(squares, king, them);
+        safety
     }
 
     /// Whether the pseudo-legal `mv` leaves the mover's general unattacked. Only moves
-    /// of the general, moves while in check, and moves from a square that can shield the
-    /// general or onto an empty square of its lines are tried out; all others are safe.
+    /// of the general, moves while in check, moves of a shield and moves onto a cannon's
+    /// open line are tried out on a copy of the board; all others are safe.
     #[inline]
-    fn is_safe(&self, mv: Move, in_check: bool) -> bool {
+    fn is_safe(&self, mv: Move, safety: &KingSafety) -> bool {
         let us = self.side_to_move();
         let king = self.king(us);
-        let quiet = !in_check
+        let quiet = !safety.in_check
             && mv.from != king
-            && !EXPOSING[king.index()].contains(mv.from)
-            && !(LINES[king.index()].contains(mv.to) && self.piece_at(mv.to).is_none());
+            && !safety.shields.contains(mv.from)
+            && !safety.screens.contains(mv.to);
         if quiet {
             return true;
         }
