@@ -113,7 +113,7 @@ impl Board {
     #[inline]
     pub fn play(&mut self, mv: Move) -> Option<Piece> {
         let (from, to) = (mv.from, mv.to);
-        let Some(piece) = self.squares[from.index()] else { return None };
+        let piece = self.squares[from.index()]?;
         let captured = self.squares[to.index()];
         let us = piece.color();
         self.squares[from.index()] = None;
