@@ -24,7 +24,7 @@ const EMPTY: u8 = 15;
 /// the player to move and the colours, and a chain capture in progress (variant only).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board {
-    cells: [u8; 32],
+    pub(crate) cells: [u8; 32],
     pub(crate) pieces: [u32; 14],
     pub(crate) colors: [u32; 2],
     pub(crate) hidden: u32,
@@ -204,7 +204,7 @@ impl Board {
 
     /// Reveals the face-down piece on `sq` as `piece` (which the pool must hold) and
     /// passes the turn. The first flip gives the flipping player `piece`'s colour.
-    #[inline]
+    #[inline(always)]
     pub fn flip(&mut self, sq: Square, piece: Piece) {
         debug_assert!(self.cells[sq.index()] == HIDDEN && self.pool.count(piece) > 0);
         let count = self.pool.count(piece);

@@ -5,7 +5,7 @@
 use std::ops::Deref;
 
 use super::tables::{cannon_jumps, ADJACENT, VICTIMS};
-use super::{Board, Color, Kind, Move, Piece, Square, Squares};
+use super::{Board, Kind, Move, Piece, Square, Squares};
 
 /// More than the most moves any Banqi position has (32 flips, or 16 pieces × 4 steps
 /// plus 4 jumps for each of two Cannons).
@@ -55,32 +55,39 @@ impl Deref for MoveList {
 }
 
 impl Board {
-    /// The face-up enemies of `color` that a piece of each kind captures by stepping
-    /// onto them (none for the Cannon, which captures only by jumping).
+    /// The face-up enemies of `piece`'s colour that it captures by stepping onto them
+    /// (none for the Cannon, which captures only by jumping).
     #[inline]
-    fn victims(&self, color: Color) -> [u32; 7] {
-        let enemy = &self.pieces[color.opponent().index() * 7..][..7];
-        VICTIMS.map(|kinds| (0..7).filter(|k| kinds >> k & 1 != 0).fold(0, |mask, k| mask | enemy[k]))
+    fn victims(&self, piece: Piece) -> u32 {
+        let enemy = &self.pieces[piece.color().opponent().index() * 7..][..7];
+        let mut kinds = VICTIMS[piece.kind().index()];
+        let mut mask = 0;
+        while kinds != 0 {
+            mask |= enemy[kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
+        }
+        mask
     }
 
-    /// Where the face-up `piece` on `from` can go: empty neighbours, and captures.
-    #[inline]
-    fn targets(&self, from: Square, piece: Piece, victims: u32) -> u32 {
-        let empty = self.empty();
+    /// Where the face-up `piece` on `from` can go, given the empty squares: empty
+    /// neighbours, and captures.
+    #[inline(always)]
+    fn targets(&self, from: Square, piece: Piece, empty: u32) -> u32 {
         let near = ADJACENT[from.index()];
+        let enemies = self.colors[piece.color().opponent().index()];
         if piece.kind() == Kind::Cannon {
-            let enemies = self.colors[piece.color().opponent().index()];
             near & empty | cannon_jumps(from.index(), !empty) & enemies
+        } else if near & enemies == 0 {
+            near & empty
         } else {
-            near & (empty | victims)
+            near & (empty | self.victims(piece))
         }
     }
 
     /// The squares the face-up piece on `from` can capture on (0 if there is none).
     pub(crate) fn captures_from(&self, from: Square) -> u32 {
         let Some(piece) = self.piece_at(from) else { return 0 };
-        let victims = self.victims(piece.color())[piece.kind().index()];
-        self.targets(from, piece, victims) & self.colors[piece.color().opponent().index()]
+        self.targets(from, piece, self.empty()) & self.colors[piece.color().opponent().index()]
     }
 
     /// Calls `visit(from, targets)` for each face-up piece of the side to move, or only
@@ -92,12 +99,10 @@ impl Board {
             visit(sq, self.captures_from(sq));
             return;
         }
-        let victims = self.victims(color);
-        for kind in Kind::ALL {
-            let piece = Piece::new(color, kind);
-            for from in Squares(self.pieces[piece.index()]) {
-                visit(from, self.targets(from, piece, victims[kind.index()]));
-            }
+        let empty = self.empty();
+        for from in Squares(self.colors[color.index()]) {
+            let piece = Piece::from_index(self.cells[from.index()] as usize);
+            visit(from, self.targets(from, piece, empty));
         }
     }
 
