@@ -1,6 +1,8 @@
 //! Banqi perft: the start position's counts, every line of the independent reference
 //! data, and the fast perft against the generic one over the `Game` trait.
 
+mod common;
+
 use serde::Deserialize;
 use xiangqi_zero::game::banqi::{perft as fast, Banqi, Board};
 use xiangqi_zero::game::{perft, Game};
@@ -14,10 +16,7 @@ struct Line {
 }
 
 fn lines() -> Vec<Line> {
-    include_str!("data/banqi-perft-public.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a valid line"))
-        .collect()
+    common::read_jsonl("banqi-perft-public.jsonl")
 }
 
 #[test]
