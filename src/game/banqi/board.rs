@@ -104,16 +104,6 @@ impl Board {
         Board::new(&[Cell::Hidden; 32], Pool::FULL, None, Player::First, false).expect("the start is valid")
     }
 
-    /// The same position with the chain-capture variant on or off. Switching it off
-    /// in the middle of a chain ends the chain.
-    pub fn with_chain_rule(mut self, on: bool) -> Board {
-        self.chain_rule = on;
-        if !on && self.chain.is_some() {
-            self.end_turn();
-        }
-        self
-    }
-
     /// What stands on `sq`.
     #[inline]
     pub fn cell(&self, sq: Square) -> Cell {

@@ -1,5 +1,7 @@
 //! Colours, the seven kinds of piece in rank order, pieces, and who may capture whom.
 
+use std::fmt;
+
 /// A side. Which player gets which colour is decided by the first flip.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Color {
@@ -169,5 +171,12 @@ impl Piece {
         let color = if letter.is_ascii_uppercase() { Color::Red } else { Color::Black };
         let kind = Kind::ALL.into_iter().find(|kind| kind.letter() == letter.to_ascii_uppercase())?;
         Some(Piece::new(color, kind))
+    }
+}
+
+/// The piece's letter in the state text (`K`, `p`, …).
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
     }
 }
