@@ -1,0 +1,293 @@
+//! Game records: what the arena keeps of every game, as one JSON line
+//! ([`GameRecord::to_json_line`], for `games.jsonl`) and as Xiangqi PGN
+//! ([`GameRecord::to_pgn`], for `games.pgn`, readable by xiangqi GUIs), and a safe way to
+//! write such files ([`write_atomically`], [`append_synced`]).
+//!
+//! The PGN follows the convention xiangqi programs read and write (XQStudio, the
+//! xqbase tools): the tag `[Game "Chinese Chess"]`, `Red`/`Black` in place of
+//! `White`/`Black`, a `[FEN]` tag when the game does not start from the start position,
+//! and `[Format "ICCS"]` for movetext in ICCS — upper-case squares joined by a hyphen,
+//! ranks 0–9 from Red's side: `1. H2-E2 H9-G7 2. H0-G2 I9-H9`.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+/// The Xiangqi start position; a record starting here gets no `[FEN]` tag.
+const XIANGQI_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Movetext lines are wrapped before this many characters, as PGN export asks.
+const PGN_LINE_WIDTH: usize = 80;
+
+/// One finished game, as the arena saves it: enough to replay it move by move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// `xiangqi` or `banqi`.
+    pub game: String,
+    /// The Red (first) player's spec, e.g. `alphabeta:depth=4`.
+    pub red: String,
+    /// The Black (second) player's spec.
+    pub black: String,
+    /// The position the game started from: a FEN for Xiangqi, the state text for Banqi
+    /// (`startpos` is accepted for the start position).
+    pub start: String,
+    /// The moves as the game's move texts (`h2e2`; Banqi flips `a1a1`), in order.
+    pub moves: Vec<String>,
+    /// `1-0` (Red won), `0-1` (Black won) or `1/2-1/2`.
+    pub result: String,
+    /// Why the game ended: `checkmate`, `repetition`, `illegal move h2h9`, `timeout`, …
+    pub reason: String,
+    /// The game's number in the match, from 1.
+    pub round: u32,
+    /// The name of the opening the game started from, if any.
+    #[serde(default)]
+    pub opening: Option<String>,
+}
+
+impl GameRecord {
+    /// The record as one line of JSON (no newline at the end), for a `.jsonl` file.
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("a record of strings and numbers always serialises")
+    }
+
+    /// Reads a record from one line of JSON; the error is one line.
+    pub fn from_json_line(line: &str) -> Result<GameRecord, String> {
+        serde_json::from_str(line.trim()).map_err(|e| format!("invalid game record: {e}"))
+    }
+
+    /// The game as PGN, dated today (UTC); see [`GameRecord::to_pgn_dated`].
+    pub fn to_pgn(&self, event: &str) -> String {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        self.to_pgn_dated(event, &pgn_date(now))
+    }
+
+    /// The game as PGN with the given `[Date]` (`YYYY.MM.DD`), ending with a blank line so
+    /// that games can be concatenated into one file.
+    ///
+    /// Tags, in order: `Game`, `Event`, `Site`, `Date`, `Round`, `Red`, `Black`, `Result`,
+    /// `Opening` (when known), `FEN` (when not the start position), `Format`. The movetext
+    /// numbers Red's moves (`1. H2-E2 H9-G7`; `1... H9-G7` when Black moves first), ends
+    /// with the reason as a comment and the result, and is wrapped before 80 columns. A
+    /// result other than the three above is written `*` (unfinished).
+    ///
+    /// A Banqi record is written the same way with `[Game "Banqi"]`, its state text always
+    /// in `[FEN]`, and its moves as they are (`a1a1`), without a `Format` tag: xiangqi GUIs
+    /// do not read Banqi, but the file stays one format.
+    pub fn to_pgn_dated(&self, event: &str, date: &str) -> String {
+        let banqi = self.game.eq_ignore_ascii_case("banqi");
+        let result = match self.result.as_str() {
+            result @ ("1-0" | "0-1" | "1/2-1/2") => result,
+            _ => "*",
+        };
+        let mut tags: Vec<(&str, String)> = vec![
+            (
+                "Game",
+                if banqi { "Banqi" } else { "Chinese Chess" }.to_string(),
+            ),
+            ("Event", event.to_string()),
+            ("Site", "xiangqi-zero".to_string()),
+            ("Date", date.to_string()),
+            ("Round", self.round.to_string()),
+            ("Red", self.red.clone()),
+            ("Black", self.black.clone()),
+            ("Result", result.to_string()),
+        ];
+        if let Some(opening) = &self.opening {
+            tags.push(("Opening", opening.clone()));
+        }
+        let start = self.start.trim();
+        let from_start =
+            start.is_empty() || start == "startpos" || same_position(start, XIANGQI_START);
+        if banqi || !from_start {
+            tags.push(("FEN", start.to_string()));
+        }
+        if !banqi {
+            tags.push(("Format", "ICCS".to_string()));
+        }
+
+        let mut out = String::new();
+        for (name, value) in &tags {
+            out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
+        }
+        out.push('\n');
+
+        // The side to move and the move number come from the FEN (Xiangqi only).
+        let fields: Vec<&str> = if banqi || from_start {
+            Vec::new()
+        } else {
+            start.split_whitespace().collect()
+        };
+        let mut black_to_move = fields.get(1) == Some(&"b");
+        let mut number: u32 = fields
+            .get(5)
+            .and_then(|n| n.parse().ok())
+            .filter(|&n| n >= 1)
+            .unwrap_or(1);
+        // A move number stays on the line of the move it numbers.
+        let mut tokens = Vec::with_capacity(self.moves.len() + 2);
+        for (i, mv) in self.moves.iter().enumerate() {
+            let text = if banqi { mv.clone() } else { iccs_for_pgn(mv) };
+            tokens.push(if !black_to_move {
+                format!("{number}. {text}")
+            } else if i == 0 {
+                format!("{number}... {text}")
+            } else {
+                text
+            });
+            if black_to_move {
+                number += 1;
+            }
+            black_to_move = !black_to_move;
+        }
+        let reason = self
+            .reason
+            .replace(['{', '}'], "")
+            .replace(['\n', '\r'], " ");
+        if !reason.trim().is_empty() {
+            tokens.push(format!("{{{}}}", reason.trim()));
+        }
+        tokens.push(result.to_string());
+
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() >= PGN_LINE_WIDTH {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        out.push_str(&line);
+        out.push_str("\n\n");
+        out
+    }
+}
+
+/// True when two FENs have the same board and side to move (counters aside).
+fn same_position(a: &str, b: &str) -> bool {
+    let key = |fen: &str| {
+        let mut fields = fen.split_whitespace();
+        let board = fields.next().unwrap_or("").to_string();
+        let side = match fields.next() {
+            Some("r") => "w".to_string(),
+            Some(side) => side.to_string(),
+            None => String::new(),
+        };
+        (board, side)
+    };
+    key(a) == key(b)
+}
+
+/// `h2e2` → `H2-E2`; any other text is kept as it is.
+fn iccs_for_pgn(mv: &str) -> String {
+    let b = mv.as_bytes();
+    let square =
+        |f: u8, r: u8| (b'a'..=b'i').contains(&f.to_ascii_lowercase()) && r.is_ascii_digit();
+    if b.len() == 4 && square(b[0], b[1]) && square(b[2], b[3]) {
+        let up = mv.to_ascii_uppercase();
+        format!("{}-{}", &up[..2], &up[2..])
+    } else {
+        mv.to_string()
+    }
+}
+
+/// A PGN tag value: backslashes and quotes escaped, line breaks as spaces.
+fn escape_tag(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+/// The UTC date of `unix_seconds` as PGN writes dates: `YYYY.MM.DD`.
+pub fn pgn_date(unix_seconds: u64) -> String {
+    // Howard Hinnant's days-to-civil, for the proleptic Gregorian calendar.
+    let days = (unix_seconds / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Tells temporary files of one process apart.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Replaces the file at `path` with `contents` so that a reader, or a crash at any moment,
+/// sees either the old file or the new one whole, never a part.
+///
+/// Writes a temporary file in the same directory (`.NAME.tmp-PID-N`, so the rename stays
+/// within one file system), flushes it to disk (`fsync`), renames it over `path`, then
+/// flushes the directory entry (on Unix; a file system that cannot is not an error). On
+/// failure the temporary file is removed and `path` is untouched.
+pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("`{}` names no file", path.display()),
+        )
+    })?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let temp = dir.join(format!(
+        ".{}.tmp-{}-{}",
+        name.to_string_lossy(),
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+        return written;
+    }
+    sync_directory(dir);
+    Ok(())
+}
+
+/// Appends `text` to the file at `path` (creating it) in one write, then flushes it to
+/// disk: for `games.jsonl`, one record a line, where a kill loses at most the line being
+/// written.
+pub fn append_synced(path: &Path, text: &str) -> io::Result<()> {
+    let mut file = OpenOptions::new().append(true).create(true).open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_data()
+}
+
+/// Flushes a directory's entries (a rename in it) to disk, where the platform allows.
+fn sync_directory(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
