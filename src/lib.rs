@@ -4,3 +4,4 @@
 //! written against.
 
 pub mod game;
+pub mod search;

@@ -97,3 +97,19 @@ fn mates_in_one_end_the_game_for_the_mover() {
     }
     assert!(checked >= 10, "only {checked} mates in one");
 }
+
+#[test]
+fn legal_captures_are_the_legal_moves_that_capture() {
+    use xiangqi_zero::game::xiangqi::MoveList;
+    for entry in entries() {
+        let game = Xiangqi::from_text(&entry.fen).unwrap();
+        let board = game.board();
+        let mut captures = MoveList::new();
+        board.legal_captures(&mut captures);
+        let mut ours: Vec<String> = captures.iter().map(ToString::to_string).collect();
+        ours.sort();
+        let expected: Vec<String> =
+            entry.moves.iter().filter(|m| board.piece_at(game.parse_move(m).unwrap().to).is_some()).cloned().collect();
+        assert_eq!(ours, expected, "{}", entry.fen);
+    }
+}

@@ -59,8 +59,16 @@ impl Board {
     /// Adds every move of the side to move that obeys how the pieces move, including
     /// those that leave its own general attacked.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        self.pseudo_legal::<false>(list);
+    }
+
+    /// Adds the pseudo-legal moves, or only the captures among them when `CAPTURES`.
+    #[inline(always)]
+    fn pseudo_legal<const CAPTURES: bool>(&self, list: &mut MoveList) {
         let us = self.side_to_move();
         let own = self.occupied_by(us);
+        // Squares a move may go to: not our own, and with an enemy on it for captures.
+        let allowed = if CAPTURES { self.occupied_by(us.opponent()) } else { Bitboard(!own.0) };
         let squares = self.squares();
         let empty = |sq: Square| squares[sq.index()].is_none();
         for from in own {
@@ -70,7 +78,9 @@ impl Board {
                     for ray in &RAYS[from.index()] {
                         for &to in ray.squares() {
                             if empty(to) {
-                                list.push(Move::new(from, to));
+                                if !CAPTURES {
+                                    list.push(Move::new(from, to));
+                                }
                             } else {
                                 if !own.contains(to) {
                                     list.push(Move::new(from, to));
@@ -85,7 +95,9 @@ impl Board {
                         let line = ray.squares();
                         let mut i = 0;
                         while i < line.len() && empty(line[i]) {
-                            list.push(Move::new(from, line[i]));
+                            if !CAPTURES {
+                                list.push(Move::new(from, line[i]));
+                            }
                             i += 1;
                         }
                         i += 1;
@@ -99,14 +111,14 @@ impl Board {
                 }
                 Kind::Horse => {
                     for (to, leg) in HORSE_MOVES[from.index()].pairs() {
-                        if empty(leg) && !own.contains(to) {
+                        if empty(leg) && allowed.contains(to) {
                             list.push(Move::new(from, to));
                         }
                     }
                 }
                 Kind::Elephant => {
                     for (to, eye) in ELEPHANT_MOVES[from.index()].pairs() {
-                        if empty(eye) && !own.contains(to) {
+                        if empty(eye) && allowed.contains(to) {
                             list.push(Move::new(from, to));
                         }
                     }
@@ -118,7 +130,7 @@ impl Board {
                         _ => &PAWN_MOVES[us.index()][from.index()],
                     };
                     for &to in steps.targets() {
-                        if !own.contains(to) {
+                        if allowed.contains(to) {
                             list.push(Move::new(from, to));
                         }
                     }
@@ -132,6 +144,19 @@ impl Board {
     pub fn legal_moves(&self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
+        let safety = self.king_safety();
+        for &mv in pseudo.iter() {
+            if self.is_safe(mv, &safety) {
+                list.push(mv);
+            }
+        }
+    }
+
+    /// Adds every legal capture of the side to move (for quiescence search).
+    #[inline]
+    pub fn legal_captures(&self, list: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal::<true>(&mut pseudo);
         let safety = self.king_safety();
         for &mv in pseudo.iter() {
             if self.is_safe(mv, &safety) {

@@ -1,0 +1,150 @@
+//! The classical baselines: alpha-beta for Xiangqi ([`xiangqi::AlphaBeta`]) and
+//! expectiminimax for Banqi ([`banqi::Expectimax`]). Both search a position under
+//! [`Limits`] by iterative deepening, report each finished iteration as a [`Report`], and
+//! always return a legal move when the position has one, however small the limit.
+//!
+//! They depend on the rules cores only: the Xiangqi search copy-makes
+//! [`crate::game::xiangqi::Board`] in its inner loop and asks the full rules
+//! ([`crate::game::xiangqi::Xiangqi`]) only to judge a repetition; the Banqi search
+//! averages exactly over the outcomes of every flip.
+
+pub mod xiangqi;
+
+mod clock;
+mod ordering;
+mod tt;
+mod xiangqi_eval;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// When to stop. Every limit given applies (the first one reached stops the search); with
+/// none at all the search runs until `stop` is set or it reaches its maximum depth.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// The deepest iteration to search (plies, before extensions). 0 counts as 1.
+    pub depth: Option<u32>,
+    /// The most nodes to visit, quiescence nodes included.
+    pub nodes: Option<u64>,
+    /// The longest to think.
+    pub movetime: Option<Duration>,
+    /// Set from another thread to stop the search as soon as possible.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// A limit by depth only.
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// A limit by nodes only.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    /// A limit by time only.
+    pub fn movetime(movetime: Duration) -> Limits {
+        Limits { movetime: Some(movetime), ..Limits::default() }
+    }
+}
+
+/// A score from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An advantage in centipawns (a Xiangqi soldier on its own half is worth about 30, a
+    /// chariot about 600; Banqi scores use the same scale).
+    Cp(i32),
+    /// Moves (not plies) to the end of the game: > 0 the side to move wins, < 0 it loses,
+    /// as UCI prints it. Wins by rule (perpetual check or chase, a Banqi side left
+    /// without pieces) count as mates.
+    Mate(i32),
+}
+
+impl Score {
+    /// The score of an internal value: values within [`MAX_PLY`] of [`MATE`] are wins or
+    /// losses at that distance in plies.
+    pub(crate) fn from_value(value: i32) -> Score {
+        if value.abs() >= MATE - MAX_PLY as i32 {
+            let plies = MATE - value.abs();
+            let moves = (plies + 1) / 2;
+            Score::Mate(if value > 0 { moves } else { -moves })
+        } else {
+            Score::Cp(value)
+        }
+    }
+}
+
+/// One finished iteration (also the final result).
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    /// The depth of the iteration (plies, before extensions).
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// The value of the position.
+    pub score: Score,
+    /// Nodes searched so far in this search, quiescence nodes included.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The move to play: `None` only when the side to move has no legal move.
+    pub best: Option<M>,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<M>,
+}
+
+/// The value of a win at the root; a win `n` plies away is worth `MATE - n`.
+pub(crate) const MATE: i32 = 30_000;
+/// Plies the search may go below the root, extensions and quiescence included.
+pub(crate) const MAX_PLY: usize = 128;
+/// The deepest iteration when no depth limit is given.
+pub(crate) const MAX_DEPTH: u32 = 100;
+
+/// A value `ply` plies below the root converted for the transposition table, which
+/// stores wins and losses as distances from the node, not from the root.
+#[inline]
+pub(crate) fn value_to_tt(value: i32, ply: usize) -> i32 {
+    if value >= MATE - MAX_PLY as i32 {
+        value + ply as i32
+    } else if value <= -(MATE - MAX_PLY as i32) {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+/// The inverse of [`value_to_tt`].
+#[inline]
+pub(crate) fn value_from_tt(value: i32, ply: usize) -> i32 {
+    if value >= MATE - MAX_PLY as i32 {
+        value - ply as i32
+    } else if value <= -(MATE - MAX_PLY as i32) {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_count_moves() {
+        assert_eq!(Score::from_value(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_value(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_value(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(Score::from_value(-(MATE - 4)), Score::Mate(-2));
+        assert_eq!(Score::from_value(123), Score::Cp(123));
+    }
+
+    #[test]
+    fn tt_values_round_trip() {
+        for value in [0, 500, -700, MATE - 5, -(MATE - 9)] {
+            assert_eq!(value_from_tt(value_to_tt(value, 7), 7), value);
+        }
+        assert_eq!(value_to_tt(MATE - 5, 3), MATE - 2);
+    }
+}

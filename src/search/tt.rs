@@ -1,0 +1,132 @@
+//! The transposition table: a fixed-size array of 16-byte entries indexed by the
+//! position's Zobrist hash, shared by both searches. Each entry keeps the full key, so a
+//! probe that returns an entry returns one stored for this very position (short of a
+//! 64-bit collision); moves from it are still checked against the legal moves before use.
+
+/// What a stored value says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub(crate) enum Bound {
+    /// The search failed low: the true value is at most this.
+    Upper = 1,
+    /// The search failed high: the true value is at least this.
+    Lower = 2,
+    /// The true value (at this depth).
+    Exact = 3,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Default, Debug)]
+#[repr(C)]
+pub(crate) struct Entry {
+    key: u64,
+    /// The best move found, encoded by the game; 0 for none.
+    pub mv: u16,
+    value: i16,
+    /// The depth searched below this node.
+    pub depth: i8,
+    bound: u8,
+    generation: u8,
+}
+
+impl Entry {
+    /// The stored value, as from the node (see `value_from_tt` for wins).
+    #[inline]
+    pub fn value(&self) -> i32 {
+        self.value as i32
+    }
+
+    /// What the value bounds.
+    #[inline]
+    pub fn bound(&self) -> Bound {
+        match self.bound {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        }
+    }
+
+    /// Whether the stored value decides a node searched to `depth` with window
+    /// (`alpha`, `beta`): deep enough, and exact or a bound outside the window.
+    #[inline]
+    pub fn cuts(&self, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
+        self.depth as i32 >= depth
+            && match self.bound() {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            }
+    }
+}
+
+/// A fixed-size table of entries.
+pub(crate) struct Table {
+    entries: Vec<Entry>,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (at least a thousand entries).
+    pub fn new(megabytes: usize) -> Table {
+        let count = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Entry>()).max(1024);
+        Table { entries: vec![Entry::default(); count], generation: 0 }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let entry = self.entries[self.index(key)];
+        (entry.key == key && entry.bound != 0).then_some(entry)
+    }
+
+    /// Stores a result, replacing the entry in the slot unless it holds a deeper search
+    /// of another position from this search.
+    #[inline]
+    pub fn store(&mut self, key: u64, mv: u16, value: i32, depth: i32, bound: Bound) {
+        let generation = self.generation;
+        let index = self.index(key);
+        let slot = &mut self.entries[index];
+        let depth = depth.clamp(-1, i8::MAX as i32) as i8;
+        if slot.key == key || slot.generation != generation || depth >= slot.depth {
+            // Keep the old move when the new result found none.
+            let mv = if mv == 0 && slot.key == key { slot.mv } else { mv };
+            let value = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            *slot = Entry { key, mv, value, depth, bound: bound as u8, generation };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds() {
+        let mut table = Table::new(1);
+        assert!(table.probe(42).is_none());
+        table.store(42, 7, -150, 5, Bound::Lower);
+        let entry = table.probe(42).unwrap();
+        assert_eq!((entry.mv, entry.value(), entry.depth, entry.bound()), (7, -150, 5, Bound::Lower));
+        assert!(entry.cuts(-150, 5, -200, -150));
+        assert!(!entry.cuts(-150, 6, -200, -150));
+        table.clear();
+        assert!(table.probe(42).is_none());
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+    }
+}
