@@ -36,7 +36,7 @@ enum What {
     /// thread at a fixed depth (median of several runs), and the depth reached in 1 s.
     Search {
         /// Depth of the timed searches.
-        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=20))]
+        #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=20))]
         depth: u32,
         /// Number of timed runs; the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]

@@ -8,9 +8,12 @@
 //! ([`crate::game::xiangqi::Xiangqi`]) only to judge a repetition; the Banqi search
 //! averages exactly over the outcomes of every flip.
 
+pub mod banqi;
 pub mod xiangqi;
 
+mod banqi_eval;
 mod clock;
+mod deepen;
 mod ordering;
 mod tt;
 mod xiangqi_eval;

@@ -3,6 +3,19 @@
 //! probe that returns an entry returns one stored for this very position (short of a
 //! 64-bit collision); moves from it are still checked against the legal moves before use.
 
+/// A move from square index `from` to `to` (each below 128) as an entry keeps it: never
+/// 0, which stands for no move.
+#[inline]
+pub(crate) fn encode_move(from: usize, to: usize) -> u16 {
+    0x8000 | (from as u16) << 7 | to as u16
+}
+
+/// The square indices (from, to) of a move kept by [`encode_move`].
+#[inline]
+pub(crate) fn decode_move(code: u16) -> Option<(usize, usize)> {
+    (code & 0x8000 != 0).then_some(((code >> 7 & 0x7F) as usize, (code & 0x7F) as usize))
+}
+
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
@@ -128,5 +141,8 @@ mod tests {
         table.clear();
         assert!(table.probe(42).is_none());
         assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(decode_move(encode_move(89, 0)), Some((89, 0)));
+        assert_eq!(decode_move(encode_move(0, 0)), Some((0, 0)));
+        assert_eq!(decode_move(0), None);
     }
 }

@@ -7,11 +7,11 @@
 //! the cycle loses, and a cycle without checks is replayed through [`Xiangqi`] to apply
 //! the chase rule (each cycle once, then remembered).
 
-use super::clock::Clock;
+use super::deepen::{deepen, Deepening, Progress};
 use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE};
-use super::tt::{Bound, Table};
+use super::tt::{decode_move, encode_move, Bound, Table};
 use super::xiangqi_eval::{delta, evaluate, for_side, material};
-use super::{value_from_tt, value_to_tt, Limits, Report, Score, MATE, MAX_PLY};
+use super::{value_from_tt, value_to_tt, Limits, Report, MATE, MAX_PLY};
 use crate::game::xiangqi::{Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
 use crate::game::{Game, Status};
 
@@ -37,8 +37,7 @@ pub struct AlphaBeta {
     memory: Memory,
     /// Judged repetition cycles: (cycle key, 0 draw / 1 Red wins / 2 Black wins).
     verdicts: Vec<(u64, u8)>,
-    clock: Clock,
-    seldepth: usize,
+    progress: Progress<Move>,
     /// The game searched (for judging repetitions by its rules).
     root: Option<Xiangqi>,
     /// The positions since the last capture before the root, the root, then the
@@ -47,12 +46,9 @@ pub struct AlphaBeta {
     base: usize,
     /// The moves between the frames: `moves[i]` leads from `path[i]` to `path[i + 1]`.
     moves: Vec<Move>,
-    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    /// The best root move of the iteration under way, once one is fully searched.
-    root_best: Option<(Move, i32)>,
-    /// The best root move of the last finished iteration, searched first.
-    previous_best: Option<Move>,
+    /// The root position and its value from Red's view.
+    root_board: Board,
+    root_eval: i32,
     /// The rules of the game searched.
     rules: Rules,
 }
@@ -67,16 +63,13 @@ impl AlphaBeta {
             tt: Table::new(hash_mb),
             memory: Memory::new(),
             verdicts: vec![(0, 0); VERDICT_SLOTS],
-            clock: Clock::start(&Limits::default()),
-            seldepth: 0,
+            progress: Progress::new(NULL),
             root: None,
             path: Vec::new(),
             base: 0,
             moves: Vec::new(),
-            pv: Box::new([[NULL; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
-            root_best: None,
-            previous_best: None,
+            root_board: Board::start(),
+            root_eval: 0,
             rules: Rules::default(),
         }
     }
@@ -98,70 +91,16 @@ impl AlphaBeta {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&Report<Move>),
     ) -> Report<Move> {
-        self.clock = Clock::start(limits);
+        self.progress.start(limits);
         self.tt.new_search();
         self.memory.new_search();
         self.prepare_path(game);
-        let board = *game.board();
-        let red_eval = evaluate(&board);
-        let root_moves = Picker::legal(&board);
-        let Some(&fallback) = root_moves.moves().first() else {
-            let value = -MATE;
-            return self.report(0, value, None, Vec::new());
-        };
-
-        let mut last: Option<Report<Move>> = None;
-        self.previous_best = None;
-        self.root_best = None;
-        let mut depth = 1;
-        while self.clock.another_iteration(depth) {
-            self.root_best = None;
-            self.seldepth = 0;
-            let value = self.search_node(&board, red_eval, depth as i32, 0, -INFINITY, INFINITY);
-            if self.clock.aborted {
-                break;
-            }
-            let pv = self.pv[0][..self.pv_len[0]].to_vec();
-            let report = self.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
-            self.previous_best = report.best;
-            on_iteration(&report);
-            last = Some(report);
-            // A forced result found well within this depth will not change.
-            if value.abs() >= MATE - MAX_PLY as i32 && (MATE - value.abs()) + 2 <= depth as i32 {
-                break;
-            }
-            depth += 1;
-        }
-
-        match (last, self.root_best) {
-            (Some(mut report), Some((mv, value))) if report.best != Some(mv) => {
-                // The unfinished iteration found a better move than the last finished one.
-                report.best = Some(mv);
-                report.pv = vec![mv];
-                report.score = Score::from_value(value);
-                report.nodes = self.clock.nodes;
-                report.elapsed = self.clock.elapsed();
-                report
-            }
-            (Some(mut report), _) => {
-                report.nodes = self.clock.nodes;
-                report.elapsed = self.clock.elapsed();
-                report
-            }
-            (None, Some((mv, value))) => self.report(0, value, Some(mv), vec![mv]),
-            (None, None) => self.report(0, 0, Some(fallback), vec![fallback]),
-        }
-    }
-
-    fn report(&self, depth: u32, value: i32, best: Option<Move>, pv: Vec<Move>) -> Report<Move> {
-        Report {
-            depth,
-            seldepth: self.seldepth as u32,
-            score: Score::from_value(value),
-            nodes: self.clock.nodes,
-            elapsed: self.clock.elapsed(),
-            best,
-            pv,
+        self.root_board = *game.board();
+        self.root_eval = evaluate(&self.root_board);
+        let root_moves = Picker::legal(&self.root_board);
+        match root_moves.moves().first() {
+            Some(&fallback) => deepen(self, fallback, on_iteration),
+            None => self.progress.report(0, -MATE, None, Vec::new()),
         }
     }
 
@@ -198,7 +137,7 @@ impl AlphaBeta {
 
     /// The principal variation search of a node `depth` plies from the horizon.
     fn search_node(&mut self, board: &Board, red_eval: i32, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
-        self.pv_len[ply] = ply;
+        self.progress.pv.clear(ply);
         let frame = self.path[self.base + ply];
         if ply > 0 {
             if let Some(value) = self.repetition(ply) {
@@ -214,10 +153,10 @@ impl AlphaBeta {
         if depth <= 0 {
             return self.quiesce(board, red_eval, ply, alpha, beta, frame.in_check);
         }
-        if !self.clock.visit() {
+        if !self.progress.clock.visit() {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.progress.reach(ply);
         let side = board.side_to_move();
         if ply >= MAX_PLY - 1 {
             return for_side(red_eval, side);
@@ -239,7 +178,7 @@ impl AlphaBeta {
         if ply > 0 && frame.since_capture >= self.rules.no_capture_plies {
             return 0;
         }
-        let hash_move = match (ply, self.previous_best, entry) {
+        let hash_move = match (ply, self.progress.previous_best, entry) {
             (0, Some(mv), _) => Some(mv),
             (_, _, Some(entry)) => decode(entry.mv),
             _ => None,
@@ -279,26 +218,19 @@ impl AlphaBeta {
                 }
                 value
             };
-            if self.clock.aborted {
+            if self.progress.clock.aborted {
                 return 0;
             }
             searched += 1;
-            if value > best {
-                best = value;
+            let (better, cutoff) = self.progress.take(ply, mv, value, &mut best, &mut alpha, beta);
+            if better {
                 best_move = Some(mv);
-                if value > alpha {
-                    alpha = value;
-                    self.update_pv(ply, mv);
-                    if ply == 0 {
-                        self.root_best = Some((mv, value));
-                    }
-                    if value >= beta {
-                        if captured.is_none() {
-                            self.memory.cutoff(piece.index(), mv, ply, depth);
-                        }
-                        break;
-                    }
+            }
+            if cutoff {
+                if captured.is_none() {
+                    self.memory.cutoff(piece.index(), mv, ply, depth);
                 }
+                break;
             }
         }
         let bound = if best >= beta {
@@ -314,11 +246,11 @@ impl AlphaBeta {
 
     /// Quiescence: captures only (after standing pat), or every move when in check.
     fn quiesce(&mut self, board: &Board, red_eval: i32, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
-        self.pv_len[ply] = ply;
-        if !self.clock.visit() {
+        self.progress.pv.clear(ply);
+        if !self.progress.clock.visit() {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.progress.reach(ply);
         let side = board.side_to_move();
         let stand_pat = for_side(red_eval, side);
         if ply >= MAX_PLY - 1 {
@@ -354,29 +286,14 @@ impl AlphaBeta {
             let child_eval = red_eval + delta(piece, mv, captured);
             let gives_check = child.in_check(child.side_to_move());
             let value = -self.quiesce(&child, child_eval, ply + 1, -beta, -alpha, gives_check);
-            if self.clock.aborted {
+            if self.progress.clock.aborted {
                 return 0;
             }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    self.update_pv(ply, mv);
-                    if value >= beta {
-                        break;
-                    }
-                }
+            if self.progress.take(ply, mv, value, &mut best, &mut alpha, beta).1 {
+                break;
             }
         }
         best
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][ply] = mv;
-        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
-        self.pv_len[ply] = child_len;
     }
 
     /// The value of the node at `ply` if its position occurred before with the same side
@@ -447,6 +364,19 @@ impl AlphaBeta {
     }
 }
 
+impl Deepening for AlphaBeta {
+    type Move = Move;
+
+    fn progress(&mut self) -> &mut Progress<Move> {
+        &mut self.progress
+    }
+
+    fn iterate(&mut self, depth: u32) -> i32 {
+        let board = self.root_board;
+        self.search_node(&board, self.root_eval, depth as i32, 0, -INFINITY, INFINITY)
+    }
+}
+
 /// The ordering score of `mv` on `board`.
 #[inline]
 fn order(board: &Board, mv: Move, hash_move: Option<Move>, memory: &Memory, ply: usize) -> i32 {
@@ -482,18 +412,15 @@ const fn attacker_rank(kind: Kind) -> i32 {
     }
 }
 
-/// A move as the transposition table keeps it (never 0).
+/// A move as the transposition table keeps it.
 #[inline]
 fn encode(mv: Move) -> u16 {
-    0x8000 | (mv.from.index() as u16) << 7 | mv.to.index() as u16
+    encode_move(mv.from.index(), mv.to.index())
 }
 
+/// A move from the transposition table.
 #[inline]
 fn decode(code: u16) -> Option<Move> {
-    if code & 0x8000 == 0 {
-        return None;
-    }
-    let from = Square::from_index((code >> 7 & 0x7F) as usize)?;
-    let to = Square::from_index((code & 0x7F) as usize)?;
-    Some(Move::new(from, to))
+    let (from, to) = decode_move(code)?;
+    Some(Move::new(Square::from_index(from)?, Square::from_index(to)?))
 }
