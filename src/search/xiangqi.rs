@@ -26,8 +26,10 @@ struct Frame {
     hash: u64,
     /// Whether the side to move is in check (the move into it gave check).
     in_check: bool,
-    /// Plies since the last capture.
+    /// Plies since the last capture (or null move: no repetition spans one).
     since_capture: u32,
+    /// Whether the move into it was a null move.
+    null: bool,
 }
 
 /// The Xiangqi alpha-beta searcher. Keep one per game (or per engine): its hash table
@@ -126,6 +128,7 @@ impl AlphaBeta {
             hash,
             in_check,
             since_capture: since_capture.saturating_sub((count - 1 - i) as u32),
+            null: false,
         }));
         self.base = count - 1;
         self.path.resize(self.base + MAX_PLY + 2, Frame::default());
@@ -170,6 +173,22 @@ impl AlphaBeta {
                 return value;
             }
         }
+        // Null move: if passing still leaves the side to move above beta, a real move
+        // will too. Not in check, not twice in a row, and not with only advisors,
+        // elephants and soldiers left, where passing may be the only good move.
+        if !pv_node && ply > 0 && depth >= 3 && !frame.in_check && !frame.null && for_side(red_eval, side) >= beta && has_attackers(board, side) {
+            let child = board.passed();
+            self.path[self.base + ply + 1] = Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
+            let reduction = 3 + (depth >= 7) as i32;
+            let value = -self.search_node(&child, red_eval, depth - reduction, ply + 1, -beta, -beta + 1);
+            if self.progress.clock.aborted {
+                return 0;
+            }
+            if value >= beta {
+                // A win proved by passing is not a win in moves.
+                return if value >= MATE - MAX_PLY as i32 { beta } else { value };
+            }
+        }
         let mut picker = Picker::legal(board);
         if picker.moves().is_empty() {
             // Checkmate and stalemate alike lose.
@@ -200,6 +219,7 @@ impl AlphaBeta {
                 hash: child.hash(),
                 in_check: gives_check,
                 since_capture: if captured.is_some() { 0 } else { frame.since_capture + 1 },
+                null: false,
             };
             self.moves[self.base + ply] = mv;
             let new_depth = depth - 1 + gives_check as i32;
@@ -375,6 +395,12 @@ impl Deepening for AlphaBeta {
         let board = self.root_board;
         self.search_node(&board, self.root_eval, depth as i32, 0, -INFINITY, INFINITY)
     }
+}
+
+/// Whether `side` has a chariot, horse or cannon: a piece that can make threats, so that
+/// passing is rarely its best move.
+fn has_attackers(board: &Board, side: Color) -> bool {
+    board.occupied_by(side).any(|sq| board.piece_at(sq).is_some_and(|p| matches!(p.kind(), Kind::Rook | Kind::Horse | Kind::Cannon)))
 }
 
 /// The ordering score of `mv` on `board`.

@@ -132,6 +132,18 @@ impl Board {
         captured
     }
 
+    /// The same position with the other side to move: a null move, as alpha-beta search
+    /// tries to prove a position so good that even passing keeps it above beta. Only
+    /// for a side not in check (the result would otherwise be no game position).
+    #[inline]
+    pub fn passed(&self) -> Board {
+        debug_assert!(!self.in_check(self.side));
+        let mut board = *self;
+        board.hash ^= zobrist::side_key(Color::Red) ^ zobrist::side_key(Color::Black);
+        board.side = self.side.opponent();
+        board
+    }
+
     /// The position seen in a mirror down the middle file (same side to move).
     pub fn mirror(&self) -> Board {
         let pieces: Vec<_> = self.pieces().map(|(sq, p)| (sq.mirror(), p)).collect();
