@@ -245,40 +245,25 @@ impl Expectimax {
         let mut outcomes: Vec<_> = pool.outcomes().collect();
         // Likely outcomes first: they decide the most.
         outcomes.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
-        let (alpha, beta) = (alpha as i64, beta as i64);
-        let mut sum = 0i64;
-        let mut left = total;
+        let mut average = Average::new(total, alpha, beta);
         for (piece, count) in outcomes {
-            let count = count as i64;
-            left -= count;
-            // The child values that would settle the average outside the window whatever
-            // the outcomes still to come.
-            let low = (alpha * total - sum - left * HIGHEST).div_euclid(count);
-            let high = -((-(beta * total - sum - left * LOWEST)).div_euclid(count));
-            if low >= HIGHEST {
-                return alpha as i32;
-            }
-            if high <= LOWEST {
-                return beta as i32;
-            }
-            let (low, high) = (low.max(LOWEST - 1), high.min(HIGHEST + 1));
+            let (low, high) = match average.window(count as i64) {
+                Ok(window) => window,
+                Err(bound) => return bound,
+            };
             let mut child = *board;
             child.flip(sq, piece);
             self.enter(ply, &child, true);
             // At the horizon only the exchange on the flipped square is looked at.
-            let value = self.child(&child, mover, depth, ply + 1, low as i32, high as i32, Some(sq)) as i64;
+            let value = self.child(&child, mover, depth, ply + 1, low, high, Some(sq));
             if self.progress.clock.aborted {
                 return 0;
             }
-            if value <= low {
-                return alpha as i32;
+            if let Err(bound) = average.add(count as i64, value, (low, high)) {
+                return bound;
             }
-            if value >= high {
-                return beta as i32;
-            }
-            sum += count * value;
         }
-        (sum as f64 / total as f64).round() as i32
+        average.value()
     }
 
     /// Captures only, after standing pat: every capture, or with `focus` only those onto
@@ -361,6 +346,60 @@ impl Deepening for Expectimax {
     }
 }
 
+/// A chance node's average under Star1 pruning: the outcomes are added one by one, each
+/// searched within the window where its value can still matter; once the outcomes to
+/// come cannot bring the average back inside (`alpha`, `beta`) whatever their values
+/// (all lie within ±[`MATE`]), the node is cut off with that bound.
+struct Average {
+    total: i64,
+    /// The sum of count × value over the outcomes added.
+    sum: i64,
+    /// The count of the outcomes not added yet.
+    left: i64,
+    alpha: i64,
+    beta: i64,
+}
+
+impl Average {
+    fn new(total: i64, alpha: i32, beta: i32) -> Average {
+        Average { total, sum: 0, left: total, alpha: alpha as i64, beta: beta as i64 }
+    }
+
+    /// The window for an outcome of weight `count` (child values at or outside it settle
+    /// the average outside the node's window), or the node's bound if it is settled.
+    fn window(&self, count: i64) -> Result<(i32, i32), i32> {
+        let rest = self.left - count;
+        let low = (self.alpha * self.total - self.sum - rest * HIGHEST).div_euclid(count);
+        let high = -(-(self.beta * self.total - self.sum - rest * LOWEST)).div_euclid(count);
+        if low >= HIGHEST {
+            return Err(self.alpha as i32);
+        }
+        if high <= LOWEST {
+            return Err(self.beta as i32);
+        }
+        Ok((low.max(LOWEST - 1) as i32, high.min(HIGHEST + 1) as i32))
+    }
+
+    /// Adds the `value` of an outcome of weight `count` searched in `window`; the node's
+    /// bound if that settles it.
+    fn add(&mut self, count: i64, value: i32, (low, high): (i32, i32)) -> Result<(), i32> {
+        if value <= low {
+            return Err(self.alpha as i32);
+        }
+        if value >= high {
+            return Err(self.beta as i32);
+        }
+        self.sum += count * value as i64;
+        self.left -= count;
+        Ok(())
+    }
+
+    /// The average, once every outcome is added.
+    fn value(&self) -> i32 {
+        (self.sum as f64 / self.total as f64).round() as i32
+    }
+}
+
 /// The face-down squares worth flipping below the root: those next to a face-up piece
 /// or on a line with a face-up Cannon (whatever turns up there may capture or be
 /// captured at once), and one more that stands for all the quiet ones.
@@ -422,4 +461,49 @@ fn encode(mv: Move) -> u16 {
 fn decode(code: u16) -> Option<Move> {
     let (from, to) = decode_move(code)?;
     Some(Move::new(Square::from_index(from)?, Square::from_index(to)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Star1 never cuts off wrongly: with children that answer as a search does (the
+    /// exact value inside their window, a bound beyond it), a cut-off bound is on the
+    /// right side of the exact average, and an uncut result is the average.
+    #[test]
+    fn star1_cuts_only_settled_averages() {
+        let mut rng = StdRng::seed_from_u64(1);
+        for _ in 0..20_000 {
+            let counts: Vec<i64> = (0..rng.random_range(1..6)).map(|_| rng.random_range(1..6)).collect();
+            let total: i64 = counts.iter().sum();
+            let spread = [100, 2000, MATE][rng.random_range(0..3)];
+            let values: Vec<i32> = counts.iter().map(|_| rng.random_range(-spread..=spread)).collect();
+            let exact = counts.iter().zip(&values).map(|(&c, &v)| c * v as i64).sum::<i64>() as f64 / total as f64;
+            let alpha = rng.random_range(-spread..spread);
+            let beta = alpha + rng.random_range(1..=spread);
+            let mut average = Average::new(total, alpha, beta);
+            let mut result = None;
+            for (&count, &value) in counts.iter().zip(&values) {
+                let (low, high) = match average.window(count) {
+                    Ok(window) => window,
+                    Err(bound) => {
+                        result = Some(bound);
+                        break;
+                    }
+                };
+                let answer = value.clamp(low, high);
+                if let Err(bound) = average.add(count, answer, (low, high)) {
+                    result = Some(bound);
+                    break;
+                }
+            }
+            match result {
+                Some(bound) if bound == alpha => assert!(exact <= alpha as f64, "{exact} > alpha {alpha}"),
+                Some(bound) => assert!(bound == beta && exact >= beta as f64, "{exact} < beta {beta}"),
+                None => assert!((average.value() as f64 - exact).abs() <= 0.5),
+            }
+        }
+    }
 }
