@@ -3,5 +3,7 @@
 //! [`game`] holds the rules cores and the [`game::Game`] trait the other layers are
 //! written against.
 
+pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod search;

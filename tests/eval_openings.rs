@@ -1,13 +1,10 @@
 //! The built-in openings are legal Xiangqi from the start position and distinct; openings
 //! files are read as documented and a bad line is named in a one-line error.
 
-#[allow(dead_code)]
-#[path = "../src/eval/openings.rs"]
-mod openings;
 
 use std::collections::HashSet;
 
-use openings::{builtin, parse_file, OwnedOpening};
+use xiangqi_zero::eval::openings::{builtin, parse_file, OwnedOpening};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
 

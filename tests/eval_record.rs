@@ -1,13 +1,10 @@
 //! Game records: JSON lines round-trip, the PGN matches hand-written text line by line,
 //! and files are replaced atomically.
 
-#[allow(dead_code)]
-#[path = "../src/eval/record.rs"]
-mod record;
 
 use std::path::PathBuf;
 
-use record::{append_synced, pgn_date, write_atomically, GameRecord};
+use xiangqi_zero::eval::record::{pgn_date, write_atomically, GameRecord};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -291,21 +288,5 @@ fn concurrent_writers_never_leave_a_mixed_file() {
     });
     assert!(texts.contains(&std::fs::read_to_string(&path).unwrap()));
     assert_eq!(entries(&dir), ["status.json"]);
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn append_synced_adds_lines() {
-    let dir = scratch_dir("append");
-    let path = dir.join("games.jsonl");
-    let game = record();
-    for _ in 0..3 {
-        append_synced(&path, &format!("{}\n", game.to_json_line())).unwrap();
-    }
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().count(), 3);
-    for line in text.lines() {
-        assert_eq!(GameRecord::from_json_line(line).unwrap(), game);
-    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,8 +1,10 @@
 //! One module per subcommand; each is a thin layer over the library.
 
 mod bench;
+mod eval;
 mod perft;
 mod status;
+mod uci;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -22,6 +24,10 @@ enum Command {
     Bench(bench::Args),
     /// Play moves from a position and print the game's status in one line.
     Status(status::Args),
+    /// Play a match between two players and report the score and Elo difference.
+    Eval(eval::Args),
+    /// Serve a player as a UCI/UCCI engine on standard input and output.
+    Uci(uci::Args),
 }
 
 /// Which game a command works on.
@@ -40,5 +46,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Status(args) => status::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Uci(args) => uci::run(args),
     }
 }

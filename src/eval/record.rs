@@ -1,7 +1,7 @@
 //! Game records: what the arena keeps of every game, as one JSON line
 //! ([`GameRecord::to_json_line`], for `games.jsonl`) and as Xiangqi PGN
 //! ([`GameRecord::to_pgn`], for `games.pgn`, readable by xiangqi GUIs), and a safe way to
-//! write such files ([`write_atomically`], [`append_synced`]).
+//! write such files ([`write_atomically`]).
 //!
 //! The PGN follows the convention xiangqi programs read and write (XQStudio, the
 //! xqbase tools): the tag `[Game "Chinese Chess"]`, `Red`/`Black` in place of
@@ -271,15 +271,6 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
     }
     sync_directory(dir);
     Ok(())
-}
-
-/// Appends `text` to the file at `path` (creating it) in one write, then flushes it to
-/// disk: for `games.jsonl`, one record a line, where a kill loses at most the line being
-/// written.
-pub fn append_synced(path: &Path, text: &str) -> io::Result<()> {
-    let mut file = OpenOptions::new().append(true).create(true).open(path)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_data()
 }
 
 /// Flushes a directory's entries (a rename in it) to disk, where the platform allows.

@@ -12,6 +12,7 @@
 
 pub mod banqi;
 pub mod perft;
+mod splitmix;
 pub mod xiangqi;
 
 use std::fmt::{Debug, Display};
@@ -146,7 +147,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// A move: what a player chooses at a decision point.
     type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
     /// What a chance point resolves to (Banqi: the piece a flip reveals).
-    type Outcome: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    type Outcome: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
 
     /// The game's name as used on the command line (`xiangqi`, `banqi`).
     const NAME: &'static str;

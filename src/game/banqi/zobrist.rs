@@ -3,15 +3,9 @@
 //! is to move, one while the colours are undecided, and one for the square of a piece
 //! in the middle of a chain capture. A flip awaiting its outcome adds a key of its own.
 
-use super::{Color, Piece, Pool, Square};
+use crate::game::splitmix::splitmix64;
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use super::{Color, Piece, Pool, Square};
 
 /// All the keys, drawn from one SplitMix64 stream.
 struct Keys {

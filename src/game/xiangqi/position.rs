@@ -64,6 +64,12 @@ impl Xiangqi {
         self.rules
     }
 
+    /// The FEN of the position the game started from (before any move played here).
+    pub fn start_fen(&self) -> String {
+        let start = self.history.first().map_or(&self.board, |ply| &ply.before);
+        fen::write(start, self.start_counters)
+    }
+
     /// The moves played so far.
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.history.iter().map(|ply| ply.mv)

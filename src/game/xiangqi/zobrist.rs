@@ -1,15 +1,9 @@
 //! Zobrist keys: a random 64-bit key per (piece, square) and one for Black to move.
 //! The hash of a position is the XOR of the keys of what is on the board.
 
-use super::{Color, Piece, Square};
+use crate::game::splitmix::splitmix64;
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use super::{Color, Piece, Square};
 
 const fn build_keys() -> ([[u64; 90]; 14], u64) {
     let mut keys = [[0u64; 90]; 14];

@@ -1,0 +1,132 @@
+//! `eval`: a match between two players, ending with a result table.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{anyhow, Context};
+use clap::Args as ClapArgs;
+
+use super::GameKind;
+use xiangqi_zero::eval::{
+    builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match, MatchConfig, MatchResult,
+    PlayerSpec, Sprt, Start,
+};
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+
+/// Arguments of `eval`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value_t = GameKind::Xiangqi)]
+    game: GameKind,
+    /// Player A (`alphabeta:depth=4`, `random`, `uci:/path/to/engine`, …).
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// Number of games (each start is played with both colours).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Openings file (`FEN;moves` or moves per line); default: the ~50 built-in openings.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Time per move in milliseconds for both players, replacing their own limits.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Stop when decided: `elo0,elo1[,alpha,beta]`.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Save every game to DIR/games.jsonl and DIR/games.pgn.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Seed of random players and of Banqi flips.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs `eval`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let a: PlayerSpec = args.a.parse().map_err(|e: String| anyhow!(e))?;
+    let b: PlayerSpec = args.b.parse().map_err(|e: String| anyhow!(e))?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(|e| anyhow!(e))?;
+    let config = MatchConfig {
+        games: args.games,
+        concurrency: args.concurrency as usize,
+        movetime: args.movetime.map(Duration::from_millis),
+        sprt,
+        out: args.out.clone(),
+        max_plies: args.max_plies,
+        seed: args.seed,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let result = match args.game {
+        GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref())?, &config),
+        GameKind::Banqi => {
+            let starts: Vec<Start<Banqi>> =
+                (0..args.games.div_ceil(2)).map(|pair| Start { game: Banqi::start(), opening: None, seed: args.seed.wrapping_add(pair as u64) }).collect();
+            run_match(&a, &b, &starts, &config)
+        }
+    }
+    .map_err(|e| anyhow!(e))?;
+    print_table(&result, config.sprt.as_ref());
+    Ok(())
+}
+
+/// The openings as start positions, each played with both colours.
+fn xiangqi_starts(file: Option<&std::path::Path>) -> anyhow::Result<Vec<Start<Xiangqi>>> {
+    let openings: Vec<(String, String, Vec<String>)> = match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            parse_openings(&text)
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?
+                .into_iter()
+                .map(|o| (o.name.clone(), o.start_text().to_string(), o.moves.clone()))
+                .collect()
+        }
+        None => builtin_openings()
+            .iter()
+            .map(|o| (o.name.to_string(), "startpos".to_string(), o.moves.iter().map(|m| m.to_string()).collect()))
+            .collect(),
+    };
+    openings
+        .into_iter()
+        .map(|(name, fen, moves)| {
+            let mut game = Xiangqi::from_text(&fen)?;
+            for text in &moves {
+                let mv = game.parse_move(text).map_err(|e| anyhow!("opening `{name}`: {e}"))?;
+                game.play(mv);
+            }
+            Ok(Start { game, opening: Some(name), seed: 0 })
+        })
+        .collect()
+}
+
+fn print_table(result: &MatchResult, sprt: Option<&Sprt>) {
+    let score = &result.score;
+    println!("{:<32} {:>6} {:>6} {:>6} {:>8}", "player", "wins", "draws", "losses", "score");
+    println!("{:<32} {:>6} {:>6} {:>6} {:>7.1}%", result.a, score.wins, score.draws, score.losses, 100.0 * score.fraction());
+    println!("{:<32} {:>6} {:>6} {:>6} {:>7.1}%", result.b, score.losses, score.draws, score.wins, 100.0 * (1.0 - score.fraction()));
+    match elo_estimate(score) {
+        Some(elo) => println!("Elo difference (A − B): {:+.1} [{:+.1}, {:+.1}] (95%)", elo.elo, elo.lower, elo.upper),
+        None => println!("Elo difference: no games"),
+    }
+    println!("LOS: {:.1}%", 100.0 * likelihood_of_superiority(score));
+    if let Some(sprt) = sprt {
+        let (lower, upper) = sprt.bounds();
+        let verdict = result.sprt.map_or("undecided".to_string(), |d| format!("{d:?}"));
+        println!("SPRT: LLR {:.2} [{lower:.2}, {upper:.2}] — {verdict}", sprt.llr(score));
+    }
+    let forfeits: Vec<&str> = result.records.iter().map(|r| r.reason.as_str()).filter(|r| r.contains("loses") || r.contains("forfeits")).collect();
+    for reason in forfeits {
+        println!("note: {reason}");
+    }
+}

@@ -1,0 +1,211 @@
+//! The UCI / UCCI loop: reads commands, keeps the position, searches on a thread of its
+//! own so that `stop` and `isready` are answered at once, and prints `info` and
+//! `bestmove`. A line it cannot use gets an `info string` and the loop goes on.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use super::parse_go;
+use crate::eval::Player;
+use crate::game::xiangqi::{Move, Xiangqi};
+use crate::game::{Game, Player as Seat};
+use crate::search::{Report, Score};
+
+/// Where the engine writes its answers, shared with the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// Which dialect the GUI opened with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Uci,
+    Ucci,
+}
+
+/// The engine's state between commands.
+struct Engine {
+    player: Option<Box<dyn Player<Xiangqi>>>,
+    name: String,
+    game: Xiangqi,
+    dialect: Dialect,
+    output: Output,
+    search: Option<Search>,
+}
+
+/// A search running on its own thread.
+struct Search {
+    handle: JoinHandle<Box<dyn Player<Xiangqi>>>,
+    stop: Arc<AtomicBool>,
+    /// `go infinite`: runs until stopped.
+    infinite: bool,
+}
+
+/// Serves `player` on `input` until `quit` or the end of input. At the end of input a
+/// bounded search is let finish (so `echo "go depth 5" | xiangqi-zero uci` prints its
+/// move); `quit` stops it at once.
+pub fn serve(player: Box<dyn Player<Xiangqi>>, input: impl BufRead, output: Output) {
+    let name = player.name();
+    let mut engine = Engine { player: Some(player), name, game: Xiangqi::start(), dialect: Dialect::Uci, output, search: None };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !engine.command(line.trim()) {
+            engine.finish_search();
+            return;
+        }
+    }
+    let infinite = engine.search.as_ref().is_some_and(|search| search.infinite);
+    engine.join_search(infinite);
+}
+
+impl Engine {
+    /// Handles one line; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&first, rest)) = words.split_first() else { return true };
+        let result = match first {
+            "uci" | "ucci" => {
+                self.dialect = if first == "uci" { Dialect::Uci } else { Dialect::Ucci };
+                self.say(&format!("id name xiangqi-zero {} ({})", env!("CARGO_PKG_VERSION"), self.name));
+                self.say("id author the xiangqi-zero developers");
+                self.say(if first == "uci" { "uciok" } else { "ucciok" });
+                Ok(())
+            }
+            "isready" => {
+                self.say("readyok");
+                Ok(())
+            }
+            "ucinewgame" => {
+                self.finish_search();
+                self.game = Xiangqi::start();
+                match self.player.as_mut().map(|p| p.new_game()) {
+                    Some(Err(error)) => Err(error.to_string()),
+                    _ => Ok(()),
+                }
+            }
+            "setoption" => Err(format!("option not supported: {}", rest.join(" "))),
+            "position" => {
+                self.finish_search();
+                self.position(rest)
+            }
+            "go" => {
+                self.finish_search();
+                self.go(rest)
+            }
+            "stop" => {
+                self.finish_search();
+                Ok(())
+            }
+            "quit" => return false,
+            // UCCI's `probe`, pondering hits and the like: nothing to do.
+            "ponderhit" | "banmoves" => Ok(()),
+            other => Err(format!("unknown command `{other}`")),
+        };
+        if let Err(error) = result {
+            self.say(&format!("info string error: {error}"));
+        }
+        true
+    }
+
+    fn say(&self, line: &str) {
+        let mut out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    /// `position startpos|fen <FEN> [moves m1 m2 …]`.
+    fn position(&mut self, words: &[&str]) -> Result<(), String> {
+        let moves_at = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
+        let fen = match words.first() {
+            Some(&"startpos") => "startpos".to_string(),
+            Some(&"fen") => words[1..moves_at].join(" "),
+            _ => return Err("expected `position startpos` or `position fen <FEN>`".into()),
+        };
+        let mut game = Xiangqi::from_fen(&fen, self.game.rules()).map_err(|e| e.to_string())?;
+        for text in words.iter().skip(moves_at + 1) {
+            let mv = game.parse_move(text).map_err(|e| e.to_string())?;
+            game.play(mv);
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Starts a search on its own thread.
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        let red = self.game.to_move() == Seat::First;
+        let command = parse_go(words, red)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut limits = command.limits(red);
+        limits.stop = Some(stop.clone());
+        let mut player = self.player.take().ok_or("no player")?;
+        let game = self.game.clone();
+        let output = self.output.clone();
+        let dialect = self.dialect;
+        let handle = std::thread::spawn(move || {
+            let print = |line: String| {
+                let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            };
+            let mut legal = Vec::new();
+            game.legal_moves(&mut legal);
+            let best = if legal.is_empty() || game.status().is_over() {
+                None
+            } else {
+                let mut info = |report: &Report<Move>| print(info_line(report, dialect));
+                match player.think(&game, &limits, &mut info) {
+                    Ok(report) => report.best,
+                    Err(error) => {
+                        print(format!("info string error: {error}"));
+                        legal.first().copied()
+                    }
+                }
+            };
+            print(match (best, dialect) {
+                (Some(mv), _) => format!("bestmove {mv}"),
+                (None, Dialect::Uci) => "bestmove (none)".to_string(),
+                (None, Dialect::Ucci) => "nobestmove".to_string(),
+            });
+            player
+        });
+        self.search = Some(Search { handle, stop, infinite: command.infinite });
+        Ok(())
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        self.join_search(true);
+    }
+
+    /// Waits for a running search, first telling it to stop if `stop`.
+    fn join_search(&mut self, stop: bool) {
+        if let Some(search) = self.search.take() {
+            if stop {
+                search.stop.store(true, Ordering::SeqCst);
+            }
+            match search.handle.join() {
+                Ok(player) => self.player = Some(player),
+                Err(_) => self.say("info string error: the search failed; restart the engine"),
+            }
+        }
+    }
+}
+
+/// `info depth … score … nodes … nps … time … pv …`.
+fn info_line(report: &Report<Move>, dialect: Dialect) -> String {
+    let millis = report.elapsed.as_millis().max(1);
+    let score = match (report.score, dialect) {
+        (Score::Cp(cp), Dialect::Uci) => format!("cp {cp}"),
+        (Score::Cp(cp), Dialect::Ucci) => cp.to_string(),
+        (Score::Mate(n), _) => format!("mate {n}"),
+    };
+    let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {millis} pv {}",
+        report.depth,
+        report.seldepth.max(report.depth),
+        report.nodes,
+        report.nodes as u128 * 1000 / millis,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,85 @@
+//! `alphabeta:` — the classical searches of `crate::search` as players.
+
+use super::{limits_or, Player, PlayerError};
+use crate::game::banqi::Banqi;
+use crate::game::xiangqi::Xiangqi;
+use crate::game::Game;
+use crate::search::banqi::Expectimax;
+use crate::search::xiangqi::AlphaBeta;
+use crate::search::{Limits, Report};
+
+/// A classical search of game `G` (alpha-beta for Xiangqi, expectimax for Banqi).
+pub trait Searcher<G: Game>: Send {
+    /// Searches `game` within `limits`, reporting each iteration.
+    fn search(&mut self, game: &G, limits: &Limits, info: &mut dyn FnMut(&Report<G::Move>)) -> Report<G::Move>;
+    /// Forgets what earlier searches learnt.
+    fn clear(&mut self);
+}
+
+impl Searcher<Xiangqi> for AlphaBeta {
+    fn search(&mut self, game: &Xiangqi, limits: &Limits, info: &mut dyn FnMut(&Report<<Xiangqi as Game>::Move>)) -> Report<<Xiangqi as Game>::Move> {
+        AlphaBeta::search(self, game, limits, info)
+    }
+
+    fn clear(&mut self) {
+        AlphaBeta::clear(self)
+    }
+}
+
+impl Searcher<Banqi> for Expectimax {
+    fn search(&mut self, game: &Banqi, limits: &Limits, info: &mut dyn FnMut(&Report<<Banqi as Game>::Move>)) -> Report<<Banqi as Game>::Move> {
+        Expectimax::search(self, game, limits, info)
+    }
+
+    fn clear(&mut self) {
+        Expectimax::clear(self)
+    }
+}
+
+/// A classical search with its own limits per move.
+pub struct AlphaBetaPlayer<S> {
+    searcher: S,
+    limits: Limits,
+}
+
+impl AlphaBetaPlayer<AlphaBeta> {
+    /// The Xiangqi alpha-beta player.
+    pub fn xiangqi(limits: Limits, hash_mb: usize) -> Self {
+        AlphaBetaPlayer { searcher: AlphaBeta::new(hash_mb), limits }
+    }
+}
+
+impl AlphaBetaPlayer<Expectimax> {
+    /// The Banqi expectimax player.
+    pub fn banqi(limits: Limits, hash_mb: usize) -> Self {
+        AlphaBetaPlayer { searcher: Expectimax::new(hash_mb), limits }
+    }
+}
+
+impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
+    fn name(&self) -> String {
+        let limits = &self.limits;
+        let parts: Vec<String> = [
+            limits.depth.map(|d| format!("depth={d}")),
+            limits.nodes.map(|n| format!("nodes={n}")),
+            limits.movetime.map(|t| format!("ms={}", t.as_millis())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        format!("alphabeta:{}", parts.join(","))
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.searcher.clear();
+        Ok(())
+    }
+
+    fn think(&mut self, game: &G, limits: &Limits, info: &mut dyn FnMut(&Report<G::Move>)) -> Result<Report<G::Move>, PlayerError> {
+        let report = self.searcher.search(game, &limits_or(limits, &self.limits), info);
+        match report.best {
+            Some(_) => Ok(report),
+            None => Err(PlayerError::Protocol("the search found no move".into())),
+        }
+    }
+}

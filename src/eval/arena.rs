@@ -1,0 +1,263 @@
+//! The arena: two players, many games from a list of starts, each start played with both
+//! colours, games in parallel, the rules core as the only judge.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::{write_atomically, GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
+use crate::game::{Game, Player as Seat, Status};
+use crate::search::Limits;
+
+/// Where a pair of games starts: a position, the opening's name, and the seed of the
+/// chance events (Banqi flips), the same for both colour assignments.
+#[derive(Clone, Debug)]
+pub struct Start<G> {
+    /// The position after the opening moves.
+    pub game: G,
+    /// The opening's name, for the records.
+    pub opening: Option<String>,
+    /// Seed of the chance events of both games of the pair.
+    pub seed: u64,
+}
+
+/// How a match is run.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Number of games (rounded up to whole pairs).
+    pub games: u32,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Time per move given to both players, replacing their own limits.
+    pub movetime: Option<Duration>,
+    /// Stop early when the test is decided.
+    pub sprt: Option<Sprt>,
+    /// Where to save `games.jsonl` and `games.pgn`.
+    pub out: Option<PathBuf>,
+    /// A game still going after this many plies is adjudicated a draw.
+    pub max_plies: usize,
+    /// Seed of the players' random choices.
+    pub seed: u64,
+    /// Show a live progress bar.
+    pub progress: bool,
+}
+
+/// What a match produced.
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    /// Player A's name.
+    pub a: String,
+    /// Player B's name.
+    pub b: String,
+    /// Wins, draws and losses from A's point of view.
+    pub score: Score,
+    /// Every game, in round order.
+    pub records: Vec<GameRecord>,
+    /// The SPRT's verdict, if one was asked for and reached.
+    pub sprt: Option<SprtDecision>,
+}
+
+/// How one game ended.
+struct Played {
+    record: GameRecord,
+    /// 1 if the player who moved first won, 0 if they lost, ½ for a draw.
+    first_points: f64,
+    /// Whether the player who moved first plays `Player::First` (Red in Xiangqi).
+    first_is_red: bool,
+}
+
+/// Plays the match between `a` and `b` over `starts` (cycled), game 2k with A moving
+/// first and game 2k+1 with B moving first from the same start.
+pub fn run_match<G: Playable>(a: &PlayerSpec, b: &PlayerSpec, starts: &[Start<G>], config: &MatchConfig) -> Result<MatchResult, String> {
+    if starts.is_empty() {
+        return Err("no start positions".into());
+    }
+    let games = config.games.div_ceil(2) as usize * 2;
+    let names = (G::player(a, config.seed)?.name(), G::player(b, config.seed)?.name());
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let state = Mutex::new((Score::default(), Vec::<GameRecord>::new(), None::<SprtDecision>));
+    let bar = progress_bar(config.progress, games as u64);
+    let workers = config.concurrency.clamp(1, games.max(1));
+    let failure = Mutex::new(None::<String>);
+    std::thread::scope(|scope| {
+        for worker in 0..workers {
+            let (next, stop, state, bar, failure, names) = (&next, &stop, &state, &bar, &failure, &names);
+            scope.spawn(move || {
+                let seed = config.seed.wrapping_add(worker as u64 * 2);
+                let players = G::player(a, seed).and_then(|pa| G::player(b, seed + 1).map(|pb| (pa, pb)));
+                let (mut player_a, mut player_b) = match players {
+                    Ok(pair) => pair,
+                    Err(error) => {
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
+                        stop.store(true, Ordering::SeqCst);
+                        return;
+                    }
+                };
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= games || stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let start = &starts[(index / 2) % starts.len()];
+                    let a_first = index % 2 == 0;
+                    let (first, second): (&mut dyn Player<G>, &mut dyn Player<G>) =
+                        if a_first { (player_a.as_mut(), player_b.as_mut()) } else { (player_b.as_mut(), player_a.as_mut()) };
+                    let seat_names = if a_first { (&names.0, &names.1) } else { (&names.1, &names.0) };
+                    let mut played = play_game(first, second, start, config);
+                    played.record.round = index as u32 + 1;
+                    let (red, black) = if played.first_is_red { seat_names } else { (seat_names.1, seat_names.0) };
+                    played.record.red = red.clone();
+                    played.record.black = black.clone();
+                    let a_points = if a_first { played.first_points } else { 1.0 - played.first_points };
+                    let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+                    let (score, records, decision) = &mut *guard;
+                    match a_points {
+                        p if p > 0.75 => score.wins += 1,
+                        p if p < 0.25 => score.losses += 1,
+                        _ => score.draws += 1,
+                    }
+                    records.push(played.record);
+                    records.sort_by_key(|r| r.round);
+                    if let Some(dir) = &config.out {
+                        if let Err(error) = save(dir, records) {
+                            *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    if let Some(sprt) = &config.sprt {
+                        *decision = sprt.decision(score);
+                        if decision.is_some() {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    bar.set_message(format!("{}-{}-{} ({:.1}%)", score.wins, score.draws, score.losses, 100.0 * score.fraction()));
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    let (score, records, sprt) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(MatchResult { a: names.0, b: names.1, score, records, sprt })
+}
+
+fn progress_bar(visible: bool, games: u64) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(games);
+    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games  W-D-L {msg}  {elapsed}<{eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// Writes `games.jsonl` and `games.pgn` into `dir`, each replaced whole.
+fn save(dir: &std::path::Path, records: &[GameRecord]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let jsonl: String = records.iter().map(|r| r.to_json_line() + "\n").collect();
+    let pgn: String = records.iter().map(|r| r.to_pgn("xiangqi-zero eval") + "\n").collect();
+    for (name, text) in [("games.jsonl", jsonl), ("games.pgn", pgn)] {
+        let path = dir.join(name);
+        write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Plays one game; a player that fails to move loses it, with the reason recorded.
+fn play_game<'p, G: Game>(
+    first: &'p mut dyn Player<G>,
+    second: &'p mut dyn Player<G>,
+    start: &Start<G>,
+    config: &MatchConfig,
+) -> Played {
+    let mut game = start.game.clone();
+    let mut rng = StdRng::seed_from_u64(start.seed);
+    let first_seat = game.to_move();
+    let mut moves = Vec::new();
+    let limits = Limits { movetime: config.movetime, ..Limits::default() };
+    let finish = |winner: Option<Seat>, reason: String, moves: Vec<String>| Played {
+        record: GameRecord {
+            game: G::NAME.to_string(),
+            red: String::new(),
+            black: String::new(),
+            start: start.game.to_text(),
+            moves,
+            result: match winner {
+                Some(Seat::First) => "1-0",
+                Some(Seat::Second) => "0-1",
+                None => "1/2-1/2",
+            }
+            .to_string(),
+            reason,
+            round: 0,
+            opening: start.opening.clone(),
+        },
+        first_points: match winner {
+            Some(w) if w == first_seat => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        },
+        first_is_red: first_seat == Seat::First,
+    };
+    for (seat, player) in [(first_seat, &mut *first), (first_seat.opponent(), &mut *second)] {
+        if let Err(error) = player.new_game() {
+            return finish(Some(seat.opponent()), format!("{} forfeits: {error}", player.name()), moves);
+        }
+    }
+    let mut legal = Vec::new();
+    loop {
+        if let Status::Over { winner, reason } = game.status() {
+            return finish(winner, reason.to_string(), moves);
+        }
+        if moves.len() >= config.max_plies {
+            return finish(None, "max-plies".to_string(), moves);
+        }
+        let seat: Seat = game.to_move();
+        let player: &mut dyn Player<G> = if seat == first_seat { &mut *first } else { &mut *second };
+        let answer = player.think(&game, &limits, &mut |_| {});
+        game.legal_moves(&mut legal);
+        let chosen = match answer {
+            Ok(report) => report.best.filter(|mv| legal.contains(mv)).ok_or_else(|| {
+                format!("illegal move `{}`", report.best.map_or("none".to_string(), |mv| mv.to_string()))
+            }),
+            Err(error) => Err(error.to_string()),
+        };
+        let mv = match chosen {
+            Ok(mv) => mv,
+            Err(why) => return finish(Some(seat.opponent()), format!("{} loses: {why}", player.name()), moves),
+        };
+        game.play(mv);
+        let mut text = mv.to_string();
+        let mut outcomes = Vec::new();
+        while game.is_chance() {
+            game.chance_outcomes(&mut outcomes);
+            let outcome = sample(&outcomes, &mut rng);
+            text += &format!(":{outcome}");
+            game.apply_outcome(outcome);
+        }
+        moves.push(text);
+    }
+}
+
+/// Draws one outcome by its probability.
+fn sample<O: Copy>(outcomes: &[(O, f32)], rng: &mut StdRng) -> O {
+    let total: f32 = outcomes.iter().map(|(_, p)| p).sum();
+    let mut pick = rng.random::<f32>() * total;
+    for &(outcome, p) in outcomes {
+        if pick < p {
+            return outcome;
+        }
+        pick -= p;
+    }
+    outcomes[outcomes.len() - 1].0
+}

@@ -1,0 +1,303 @@
+//! `uci:` / `ucci:` — an external Xiangqi engine as a player, over its standard input and
+//! output. Every wait has a deadline: an engine that dies, hangs or talks nonsense costs
+//! the game, never a hang of the caller.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+
+use super::{Player, PlayerError};
+use crate::game::xiangqi::{Move, Xiangqi};
+use crate::game::Game;
+use crate::search::{Limits, Report, Score};
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Try `uci`, then `ucci`, and use whichever the engine acknowledges.
+    Detect,
+    /// UCI, as Pikafish and Fairy-Stockfish speak it.
+    Uci,
+    /// UCCI, as ElephantEye speaks it.
+    Ucci,
+}
+
+/// How to run an external engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The protocol, or `Detect`.
+    pub protocol: Protocol,
+    /// The engine numbers ranks 1–10 in its moves (Fairy-Stockfish's UCI).
+    pub ranks_from_one: bool,
+    /// Its own limits per move, used when the caller sets none (default 1 s).
+    pub limits: Limits,
+    /// How long to wait for a move beyond the limit before declaring a hang.
+    pub grace: Duration,
+}
+
+/// How long the handshake may take.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+/// How long a move may take when only depth or nodes limit it.
+const UNTIMED_MOVE: Duration = Duration::from_secs(120);
+/// How long to wait for `uciok` before trying `ucci` instead.
+const DETECT: Duration = Duration::from_secs(2);
+
+/// A running engine process.
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    protocol: Protocol,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An external engine playing Xiangqi.
+pub struct ExternalEngine {
+    config: EngineConfig,
+    name: String,
+    running: Option<Running>,
+}
+
+impl ExternalEngine {
+    /// An engine to be started on first use (and restarted after a crash).
+    pub fn new(config: EngineConfig) -> ExternalEngine {
+        let name = config.command.first().map_or("engine".to_string(), |program| {
+            std::path::Path::new(program).file_name().map_or(program.clone(), |n| n.to_string_lossy().into_owned())
+        });
+        ExternalEngine { config, name, running: None }
+    }
+
+    /// Starts the engine if it is not running and completes the handshake.
+    fn ensure_started(&mut self) -> Result<&mut Running, PlayerError> {
+        if self.running.is_none() {
+            let running = self.start()?;
+            self.running = Some(running);
+        }
+        self.running.as_mut().ok_or_else(|| PlayerError::Start("engine not running".into()))
+    }
+
+    fn start(&mut self) -> Result<Running, PlayerError> {
+        let (program, args) =
+            self.config.command.split_first().ok_or_else(|| PlayerError::Start("empty engine command".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| PlayerError::Start(format!("`{program}`: {e}")))?;
+        let stdin = child.stdin.take().ok_or_else(|| PlayerError::Start("no stdin".into()))?;
+        let stdout = child.stdout.take().ok_or_else(|| PlayerError::Start("no stdout".into()))?;
+        let (sender, lines) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut running = Running { child, stdin, lines, protocol: self.config.protocol };
+        let candidates: &[Protocol] = match self.config.protocol {
+            Protocol::Detect => &[Protocol::Uci, Protocol::Ucci],
+            Protocol::Uci => &[Protocol::Uci],
+            Protocol::Ucci => &[Protocol::Ucci],
+        };
+        for &protocol in candidates {
+            let (hello, ok) = match protocol {
+                Protocol::Ucci => ("ucci", "ucciok"),
+                _ => ("uci", "uciok"),
+            };
+            running.send(hello)?;
+            let wait = if candidates.len() > 1 && protocol == Protocol::Uci { DETECT } else { HANDSHAKE };
+            match running.wait_for(|line| line.trim() == ok, wait) {
+                Ok(seen) => {
+                    if let Some(name) = seen.iter().find_map(|l| l.strip_prefix("id name ")) {
+                        self.name = name.trim().to_string();
+                    }
+                    running.protocol = protocol;
+                    running.send("isready")?;
+                    running.wait_for(|line| line.trim() == "readyok", HANDSHAKE)?;
+                    return Ok(running);
+                }
+                Err(PlayerError::Timeout(_)) => continue,
+                Err(error) => return Err(error),
+            }
+        }
+        Err(PlayerError::Start(format!("`{program}` answered neither `uci` nor `ucci`")))
+    }
+
+    /// The `go` command for `limits`.
+    fn go_command(&self, limits: &Limits, protocol: Protocol) -> String {
+        let mut go = String::from("go");
+        if let Some(depth) = limits.depth {
+            go += &format!(" depth {depth}");
+        }
+        if let Some(nodes) = limits.nodes {
+            go += &format!(" nodes {nodes}");
+        }
+        if let Some(time) = limits.movetime {
+            match protocol {
+                Protocol::Ucci => go += &format!(" time {} movestogo 1", time.as_millis()),
+                _ => go += &format!(" movetime {}", time.as_millis()),
+            }
+        }
+        go
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        if self.config.ranks_from_one {
+            mv.to_ranks_from_one()
+        } else {
+            mv.to_string()
+        }
+    }
+}
+
+impl Running {
+    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| PlayerError::Crashed(format!("cannot write to the engine: {e}")))
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read (the last is the one).
+    fn wait_for(&mut self, done: impl Fn(&str) -> bool, limit: Duration) -> Result<Vec<String>, PlayerError> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return Ok(seen);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(PlayerError::Timeout(limit.as_millis())),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
+                    return Err(PlayerError::Crashed(status));
+                }
+            }
+        }
+    }
+}
+
+impl Player<Xiangqi> for ExternalEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        let running = self.ensure_started()?;
+        let result = if running.protocol == Protocol::Uci { running.send("ucinewgame") } else { Ok(()) }
+            .and_then(|_| running.send("isready"))
+            .and_then(|_| running.wait_for(|line| line.trim() == "readyok", HANDSHAKE).map(drop));
+        if result.is_err() {
+            self.running = None;
+        }
+        result
+    }
+
+    fn think(
+        &mut self,
+        game: &Xiangqi,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Report<Move>),
+    ) -> Result<Report<Move>, PlayerError> {
+        let limits = super::limits_or(limits, &self.config.limits);
+        let moves: Vec<String> = game.moves().map(|mv| self.move_text(mv)).collect();
+        let mut position = format!("position fen {}", game.start_fen());
+        if !moves.is_empty() {
+            position += &format!(" moves {}", moves.join(" "));
+        }
+        let wait = limits.movetime.map_or(UNTIMED_MOVE, |t| t * 2 + self.config.grace);
+        let result = self.ask(game, &position, &limits, wait, info);
+        if matches!(result, Err(PlayerError::Timeout(_) | PlayerError::Crashed(_) | PlayerError::Protocol(_))) {
+            // A hung or broken engine is restarted for the next game.
+            self.running = None;
+        }
+        result
+    }
+}
+
+impl ExternalEngine {
+    /// Sends the position and `go`, and reads the engine's answer.
+    fn ask(
+        &mut self,
+        game: &Xiangqi,
+        position: &str,
+        limits: &Limits,
+        wait: Duration,
+        info: &mut dyn FnMut(&Report<Move>),
+    ) -> Result<Report<Move>, PlayerError> {
+        let started = Instant::now();
+        let ranks_from_one = self.config.ranks_from_one;
+        let protocol = self.ensure_started()?.protocol;
+        let go = self.go_command(limits, protocol);
+        let running = self.ensure_started()?;
+        running.send(position)?;
+        running.send(&go)?;
+        let lines = running.wait_for(|line| line.starts_with("bestmove") || line.starts_with("nobestmove"), wait)?;
+        let mut report =
+            Report { depth: 0, seldepth: 0, score: Score::Cp(0), nodes: 0, elapsed: started.elapsed(), best: None, pv: Vec::new() };
+        for line in &lines {
+            if let Some(rest) = line.strip_prefix("info ") {
+                if read_info(rest, ranks_from_one, &mut report) {
+                    info(&report);
+                }
+            }
+        }
+        let last = lines.last().map(String::as_str).unwrap_or_default();
+        let text = last.strip_prefix("bestmove").and_then(|rest| rest.split_whitespace().next());
+        let text = text.ok_or_else(|| PlayerError::Protocol(format!("no move in `{last}`")))?;
+        let mv = Move::parse(text, ranks_from_one).ok_or_else(|| PlayerError::IllegalMove(text.to_string()))?;
+        game.parse_move(&mv.to_string()).map_err(|_| PlayerError::IllegalMove(text.to_string()))?;
+        report.best = Some(mv);
+        report.elapsed = started.elapsed();
+        Ok(report)
+    }
+}
+
+/// Reads what an `info` line says into `report`; true if it carried a score.
+fn read_info(rest: &str, ranks_from_one: bool, report: &mut Report<Move>) -> bool {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let mut scored = false;
+    let mut i = 0;
+    while i < words.len() {
+        let number = |j: usize| words.get(j).and_then(|w| w.parse::<i64>().ok());
+        match words[i] {
+            "depth" => report.depth = number(i + 1).unwrap_or(0).max(0) as u32,
+            "seldepth" => report.seldepth = number(i + 1).unwrap_or(0).max(0) as u32,
+            "nodes" => report.nodes = number(i + 1).unwrap_or(0).max(0) as u64,
+            "score" => {
+                match (words.get(i + 1).copied(), number(i + 2)) {
+                    (Some("cp"), Some(cp)) => report.score = Score::Cp(cp as i32),
+                    (Some("mate"), Some(n)) => report.score = Score::Mate(n as i32),
+                    _ => {}
+                }
+                scored = true;
+            }
+            "pv" => {
+                report.pv = words[i + 1..].iter().map_while(|w| Move::parse(w, ranks_from_one)).collect();
+                break;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    scored
+}

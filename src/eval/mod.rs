@@ -1,0 +1,31 @@
+//! Players and the arena: who plays, how matches are run, and how results are judged.
+
+mod alphabeta;
+mod arena;
+mod external;
+pub mod openings;
+mod player;
+mod random;
+pub mod record;
+mod spec;
+pub mod stats;
+
+pub use alphabeta::{AlphaBetaPlayer, Searcher};
+pub use arena::{run_match, MatchConfig, MatchResult, Start};
+pub use external::{EngineConfig, ExternalEngine, Protocol};
+pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
+pub use player::{Player, PlayerError};
+pub use random::RandomPlayer;
+pub use record::{write_atomically, GameRecord};
+pub use spec::{Playable, PlayerSpec};
+pub use stats::{elo_estimate, likelihood_of_superiority, EloEstimate, Score, Sprt, SprtDecision};
+
+use crate::search::Limits;
+
+/// `limits` if it sets any limit, else `own` — keeping the stop flag of `limits`.
+pub fn limits_or(limits: &Limits, own: &Limits) -> Limits {
+    let sets_any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();
+    let mut chosen = if sets_any { limits.clone() } else { own.clone() };
+    chosen.stop = limits.stop.clone().or(chosen.stop);
+    chosen
+}

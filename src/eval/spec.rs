@@ -1,0 +1,166 @@
+//! Players named by strings, as on the command line:
+//! - `random[:seed=N]` — a uniformly random legal move;
+//! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
+//!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
+//! - `uci:COMMAND`, `ucci:COMMAND`, or with options `uci(ranks=1,ms=N,depth=N,nodes=N):COMMAND`
+//!   — an external Xiangqi engine; `uci:` detects UCI or UCCI by handshake, `ucci:`
+//!   insists on UCCI; `ranks=1` for engines that number ranks 1–10 (Fairy-Stockfish).
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::external::{EngineConfig, ExternalEngine, Protocol};
+use super::{AlphaBetaPlayer, Player, RandomPlayer};
+use crate::game::banqi::Banqi;
+use crate::game::xiangqi::Xiangqi;
+use crate::game::Game;
+use crate::search::Limits;
+
+/// A player described by its spec string.
+#[derive(Clone, Debug)]
+pub enum PlayerSpec {
+    /// `random`.
+    Random {
+        /// A fixed seed, or one per game.
+        seed: Option<u64>,
+    },
+    /// `alphabeta:…`.
+    AlphaBeta {
+        /// Its limits per move.
+        limits: Limits,
+        /// Transposition table size in MiB.
+        hash_mb: usize,
+    },
+    /// `uci:…` / `ucci:…`.
+    Engine(EngineConfig),
+}
+
+/// Default limit of `alphabeta` when its spec gives none.
+const DEFAULT_DEPTH: u32 = 4;
+/// Default thinking time of an external engine when nothing else limits it.
+const DEFAULT_ENGINE_MS: u64 = 1000;
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        let (kind, rest) = match text.find([':', '(']) {
+            Some(i) => (&text[..i], &text[i..]),
+            None => (text, ""),
+        };
+        match kind {
+            "random" => {
+                let options = options(rest.strip_prefix(':').unwrap_or(rest), text)?;
+                let mut seed = None;
+                for (key, value) in options {
+                    match key {
+                        "seed" => seed = Some(number(key, value, text)?),
+                        _ => return Err(unknown(key, text)),
+                    }
+                }
+                Ok(PlayerSpec::Random { seed })
+            }
+            "alphabeta" => {
+                let mut limits = Limits::default();
+                let mut hash_mb = 16;
+                for (key, value) in options(rest.strip_prefix(':').unwrap_or(rest), text)? {
+                    match key {
+                        "depth" => limits.depth = Some(number(key, value, text)?),
+                        "nodes" => limits.nodes = Some(number(key, value, text)?),
+                        "ms" => limits.movetime = Some(Duration::from_millis(number(key, value, text)?)),
+                        "hash" => hash_mb = number(key, value, text)?,
+                        _ => return Err(unknown(key, text)),
+                    }
+                }
+                if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+                    limits.depth = Some(DEFAULT_DEPTH);
+                }
+                Ok(PlayerSpec::AlphaBeta { limits, hash_mb })
+            }
+            "uci" | "ucci" => engine(kind, rest, text),
+            _ => Err(format!("unknown player `{text}` (random, alphabeta:…, uci:COMMAND, ucci:COMMAND)")),
+        }
+    }
+}
+
+/// Reads the options and command of an engine spec: `(opts):COMMAND` or `:COMMAND`.
+fn engine(kind: &str, rest: &str, text: &str) -> Result<PlayerSpec, String> {
+    let (option_text, command) = match rest.strip_prefix('(') {
+        Some(inner) => {
+            let close = inner.find("):").ok_or_else(|| format!("`{text}`: expected `(options):COMMAND`"))?;
+            (&inner[..close], &inner[close + 2..])
+        }
+        None => ("", rest.strip_prefix(':').unwrap_or(rest)),
+    };
+    let command = shlex::split(command).ok_or_else(|| format!("`{text}`: unbalanced quotes in the command"))?;
+    if command.is_empty() {
+        return Err(format!("`{text}`: no engine command after `{kind}:`"));
+    }
+    let mut config = EngineConfig {
+        command,
+        protocol: if kind == "ucci" { Protocol::Ucci } else { Protocol::Detect },
+        ranks_from_one: false,
+        limits: Limits::default(),
+        grace: Duration::from_secs(1),
+    };
+    for (key, value) in options(option_text, text)? {
+        match key {
+            "ranks" => match value {
+                "0" => config.ranks_from_one = false,
+                "1" => config.ranks_from_one = true,
+                _ => return Err(format!("`{text}`: ranks must be 0 or 1")),
+            },
+            "depth" => config.limits.depth = Some(number(key, value, text)?),
+            "nodes" => config.limits.nodes = Some(number(key, value, text)?),
+            "ms" => config.limits.movetime = Some(Duration::from_millis(number(key, value, text)?)),
+            _ => return Err(unknown(key, text)),
+        }
+    }
+    if config.limits.depth.is_none() && config.limits.nodes.is_none() && config.limits.movetime.is_none() {
+        config.limits.movetime = Some(Duration::from_millis(DEFAULT_ENGINE_MS));
+    }
+    Ok(PlayerSpec::Engine(config))
+}
+
+/// Splits `key=value,key=value`.
+fn options<'a>(text: &'a str, spec: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
+    text.split(',')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| part.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| format!("`{spec}`: expected key=value, found `{part}`")))
+        .collect()
+}
+
+fn number<T: FromStr>(key: &str, value: &str, spec: &str) -> Result<T, String> {
+    value.parse().map_err(|_| format!("`{spec}`: `{key}` needs a number, not `{value}`"))
+}
+
+fn unknown(key: &str, spec: &str) -> String {
+    format!("`{spec}`: unknown option `{key}`")
+}
+
+/// A game the built-in players can play.
+pub trait Playable: Game {
+    /// Builds the player `spec` describes; `seed` varies its random choices.
+    fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String>;
+}
+
+impl Playable for Xiangqi {
+    fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String> {
+        Ok(match spec {
+            PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
+            PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
+            PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
+        })
+    }
+}
+
+impl Playable for Banqi {
+    fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String> {
+        Ok(match spec {
+            PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
+            PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
+            PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! The engine loop, driven line by line as a GUI would.
+
+use std::io::Cursor;
+use std::sync::{Arc, Mutex};
+
+use xiangqi_zero::engine::serve;
+use xiangqi_zero::eval::{Playable, PlayerSpec};
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+
+/// Feeds `script` to an engine serving `player` and returns what it printed. (Without a
+/// final `quit` the engine lets a bounded search finish at the end of input.)
+fn session(player: &str, script: &str) -> Vec<String> {
+    let spec: PlayerSpec = player.parse().unwrap();
+    let output = Arc::new(Mutex::new(Vec::<u8>::new()));
+    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), output.clone());
+    let bytes = output.lock().unwrap().clone();
+    String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove line")
+}
+
+#[test]
+fn uci_handshake_search_and_bestmove() {
+    let lines = session("alphabeta:depth=3", "uci\nisready\nucinewgame\nposition startpos moves h2e2\ngo depth 3\n");
+    assert!(lines.iter().any(|l| l == "uciok"));
+    assert!(lines.iter().any(|l| l == "readyok"));
+    let info = lines.iter().find(|l| l.starts_with("info depth")).expect("an info line");
+    for field in ["score cp", "nodes", "nps", "pv"] {
+        assert!(info.contains(field), "{info}");
+    }
+    let mut game = Xiangqi::start();
+    game.play(game.parse_move("h2e2").unwrap());
+    assert!(game.parse_move(bestmove(&lines)).is_ok(), "{lines:?}");
+}
+
+#[test]
+fn ucci_dialect() {
+    let lines = session("alphabeta:depth=2", "ucci\nisready\nposition fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\ngo time 5000 increment 0\n");
+    assert!(lines.iter().any(|l| l == "ucciok"));
+    let info = lines.iter().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(!info.contains(" cp "), "UCCI scores have no `cp`: {info}");
+    assert!(Xiangqi::start().parse_move(bestmove(&lines)).is_ok());
+}
+
+#[test]
+fn infinite_search_stops_on_stop() {
+    let lines = session("alphabeta:depth=2", "uci\nposition startpos\ngo infinite\nisready\nstop\nquit\n");
+    assert!(Xiangqi::start().parse_move(bestmove(&lines)).is_ok());
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    let best = lines.iter().position(|l| l.starts_with("bestmove")).unwrap();
+    assert!(ready < best, "isready is answered while searching: {lines:?}");
+}
+
+#[test]
+fn garbage_gets_an_info_string_and_service_goes_on() {
+    let script = "uci\nfrobnicate\nposition fen banana\nposition startpos moves h2h9x\ngo depth x\nposition startpos moves h2e2 h9g7\ngo depth 1\nquit\n";
+    let lines = session("random", script);
+    let errors = lines.iter().filter(|l| l.starts_with("info string error")).count();
+    assert_eq!(errors, 4, "{lines:?}");
+    let mut game = Xiangqi::start();
+    for mv in ["h2e2", "h9g7"] {
+        game.play(game.parse_move(mv).unwrap());
+    }
+    assert!(game.parse_move(bestmove(&lines)).is_ok());
+}
+
+#[test]
+fn a_finished_game_gets_no_move() {
+    // Black is checkmated (a mate from tests/data/xiangqi-mates-public.jsonl, played out).
+    let lines = session("random", "uci\nposition fen 6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40 moves i7d7\ngo depth 1\nquit\n");
+    assert!(lines.iter().any(|l| l == "bestmove (none)"), "{lines:?}");
+}

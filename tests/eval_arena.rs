@@ -1,0 +1,120 @@
+//! The arena: strength against random play, and engines that misbehave lose with a reason
+//! while the match goes on.
+
+use std::time::Duration;
+
+use xiangqi_zero::eval::{run_match, MatchConfig, Playable, PlayerSpec, Start};
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+
+fn config(games: u32) -> MatchConfig {
+    MatchConfig {
+        games,
+        concurrency: 2,
+        movetime: None,
+        sprt: None,
+        out: None,
+        max_plies: 300,
+        seed: 7,
+        progress: false,
+    }
+}
+
+fn spec(text: &str) -> PlayerSpec {
+    text.parse().unwrap()
+}
+
+fn engine(script: &str) -> PlayerSpec {
+    spec(&format!("uci(ms=100):{}/tests/engines/{script}", env!("CARGO_MANIFEST_DIR")))
+}
+
+fn start_positions<G: Game>(count: u64) -> Vec<Start<G>> {
+    (0..count).map(|seed| Start { game: G::start(), opening: None, seed }).collect()
+}
+
+#[test]
+fn alphabeta_depth_three_beats_random_at_xiangqi() {
+    let result = run_match::<Xiangqi>(&spec("alphabeta:depth=3"), &spec("random"), &start_positions(10), &config(20)).unwrap();
+    assert!(result.score.fraction() >= 0.95, "{:?}", result.score);
+}
+
+#[test]
+fn alphabeta_depth_three_beats_random_at_banqi() {
+    let result = run_match::<Banqi>(&spec("alphabeta:depth=3"), &spec("random"), &start_positions(10), &config(20)).unwrap();
+    assert!(result.score.fraction() >= 0.95, "{:?}", result.score);
+}
+
+/// Runs 2 games of `script` against random and checks the engine lost both, saying why.
+fn misbehaving_engine_loses(script: &str, reason: &str) {
+    let result = run_match::<Xiangqi>(&engine(script), &spec("random"), &start_positions(1), &config(2)).unwrap();
+    assert_eq!((result.score.wins, result.score.draws, result.score.losses), (0, 0, 2), "{script}");
+    for record in &result.records {
+        assert!(record.reason.contains(reason), "{script}: {}", record.reason);
+    }
+}
+
+#[test]
+fn an_engine_that_dies_loses() {
+    misbehaving_engine_loses("dies.sh", "engine died");
+}
+
+#[test]
+fn an_engine_that_never_answers_loses() {
+    misbehaving_engine_loses("silent.sh", "no move within");
+}
+
+#[test]
+fn an_engine_that_talks_garbage_loses() {
+    misbehaving_engine_loses("garbage.sh", "illegal move `z9z0`");
+}
+
+#[test]
+fn an_engine_without_handshake_forfeits() {
+    misbehaving_engine_loses("mute.sh", "forfeits");
+}
+
+#[test]
+fn ucci_is_detected_by_handshake() {
+    let mut player = Xiangqi::player(&engine("ucci-first.sh"), 0).unwrap();
+    player.new_game().unwrap();
+    let report = player.think(&Xiangqi::start(), &Default::default(), &mut |_| {}).unwrap();
+    assert_eq!(report.best.unwrap().to_string(), "h2e2");
+    assert_eq!(player.name(), "ucci-fake");
+}
+
+#[test]
+fn games_are_saved_as_json_lines_and_pgn() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-zero-arena-{}", std::process::id()));
+    let mut config = config(4);
+    config.out = Some(dir.clone());
+    config.movetime = Some(Duration::from_millis(5));
+    let result = run_match::<Xiangqi>(&spec("random"), &spec("random"), &start_positions(2), &config).unwrap();
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(jsonl.lines().count(), 4);
+    assert_eq!(pgn.matches("[Result ").count(), 4);
+    for (line, record) in jsonl.lines().zip(&result.records) {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(value["result"], record.result.as_str());
+        // Replaying the saved moves reaches a finished game with the saved result.
+        let mut game = Xiangqi::from_text(value["start"].as_str().unwrap()).unwrap();
+        for mv in value["moves"].as_array().unwrap() {
+            game.play(game.parse_move(mv.as_str().unwrap()).unwrap());
+        }
+        assert!(game.status().is_over() || record.reason == "max-plies");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn our_engine_binary_plays_a_match_through_uci() {
+    let binary = env!("CARGO_BIN_EXE_xiangqi-zero");
+    let ours = spec(&format!("uci(depth=2):{binary} uci --player alphabeta:depth=2"));
+    let result = run_match::<Xiangqi>(&ours, &spec("alphabeta:depth=2"), &start_positions(1), &config(2)).unwrap();
+    assert_eq!(result.records.len(), 2);
+    for record in &result.records {
+        assert!(!record.reason.contains("loses") && !record.reason.contains("forfeits"), "{}", record.reason);
+        assert!(record.red.starts_with("xiangqi-zero") || record.black.starts_with("xiangqi-zero"), "{record:?}");
+    }
+}
