@@ -141,6 +141,8 @@ impl Engine {
         let game = self.game.clone();
         let output = self.output.clone();
         let dialect = self.dialect;
+        let infinite = command.infinite;
+        let stopped = stop.clone();
         let handle = std::thread::spawn(move || {
             let print = |line: String| {
                 let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
@@ -161,6 +163,10 @@ impl Engine {
                     }
                 }
             };
+            // After `go infinite` the move is given only once the GUI says `stop`.
+            while infinite && !stopped.load(Ordering::SeqCst) {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
             print(match (best, dialect) {
                 (Some(mv), _) => format!("bestmove {mv}"),
                 (None, Dialect::Uci) => "bestmove (none)".to_string(),
