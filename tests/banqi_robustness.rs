@@ -2,6 +2,8 @@
 //! with the state text and hash checked along the way; thousands of malformed state and
 //! move texts give errors, never panics.
 
+mod common;
+
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -77,23 +79,9 @@ const SAMPLES: [&str; 4] = [
     "cc2/1np1/pp2/PmRG/g1C1/R2M/p3/2Gk b - 6 76",
 ];
 
-/// A state text with one random edit: a character replaced, deleted or inserted.
+/// A state text with one random edit.
 fn mutated_state() -> impl Strategy<Value = String> {
-    let alphabet: Vec<char> = "012345689/ KGMRNCPkgmrncpXxrb-a\u{6697}".chars().collect();
-    (0..SAMPLES.len(), any::<prop::sample::Index>(), prop::sample::select(alphabet), 0..3u8).prop_map(
-        |(which, at, c, edit)| {
-            let mut chars: Vec<char> = SAMPLES[which].chars().collect();
-            let i = at.index(chars.len());
-            match edit {
-                0 => chars[i] = c,
-                1 => {
-                    chars.remove(i);
-                }
-                _ => chars.insert(i, c),
-            }
-            chars.into_iter().collect()
-        },
-    )
+    common::mutated(&SAMPLES, "012345689/ KGMRNCPkgmrncpXxrb-a\u{6697}")
 }
 
 proptest! {

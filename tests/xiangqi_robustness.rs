@@ -1,5 +1,7 @@
 //! Malformed input gives errors, never panics: thousands of broken FENs and move texts.
 
+mod common;
+
 use proptest::prelude::*;
 use xiangqi_zero::game::xiangqi::{fen, Move, Xiangqi};
 use xiangqi_zero::game::{Game, GameError};
@@ -10,23 +12,9 @@ const SAMPLE_FENS: [&str; 3] = [
     "3akRb1r/2r1a1n2/3cb4/1Rp3p2/p3C3p/2P3P1P/P3P4/6c1B/N8/2BAKA3 b - - 1 25",
 ];
 
-/// A FEN with one random edit: a character replaced, deleted or inserted.
+/// A FEN with one random edit.
 fn mutated_fen() -> impl Strategy<Value = String> {
-    let alphabet: Vec<char> = "0123456789/ KABNRCPHEkabnrcphewbr-xX\u{4e00}".chars().collect();
-    (0..SAMPLE_FENS.len(), any::<prop::sample::Index>(), prop::sample::select(alphabet), 0..3u8).prop_map(
-        |(which, at, c, edit)| {
-            let mut chars: Vec<char> = SAMPLE_FENS[which].chars().collect();
-            let i = at.index(chars.len());
-            match edit {
-                0 => chars[i] = c,
-                1 => {
-                    chars.remove(i);
-                }
-                _ => chars.insert(i, c),
-            }
-            chars.into_iter().collect()
-        },
-    )
+    common::mutated(&SAMPLE_FENS, "0123456789/ KABNRCPHEkabnrcphewbr-xX\u{4e00}")
 }
 
 proptest! {

@@ -11,6 +11,7 @@
 //!   sampled by self-play. Xiangqi has no chance points.
 
 pub mod banqi;
+mod move_list;
 pub mod perft;
 mod splitmix;
 pub mod xiangqi;

@@ -1,5 +1,8 @@
-//! Helpers shared by the integration tests: reading the reference data in `tests/data`.
+//! Helpers shared by the integration tests: reading the reference data in `tests/data`,
+//! and malformed variants of valid texts for robustness tests.
+#![allow(dead_code)] // each test file uses some of these
 
+use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 
 /// Every line of the JSON Lines file `tests/data/<name>`, parsed.
@@ -10,4 +13,24 @@ pub fn read_jsonl<T: DeserializeOwned>(name: &str) -> Vec<T> {
         .filter(|line| !line.trim().is_empty())
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("bad line in {name}: {e}: {line}")))
         .collect()
+}
+
+/// One of `samples` with one random edit: a character of `alphabet` replacing or inserted
+/// before a character, or a character deleted.
+pub fn mutated(samples: &'static [&'static str], alphabet: &str) -> impl Strategy<Value = String> {
+    let alphabet: Vec<char> = alphabet.chars().collect();
+    (0..samples.len(), any::<prop::sample::Index>(), prop::sample::select(alphabet), 0..3u8).prop_map(
+        move |(which, at, c, edit)| {
+            let mut chars: Vec<char> = samples[which].chars().collect();
+            let i = at.index(chars.len());
+            match edit {
+                0 => chars[i] = c,
+                1 => {
+                    chars.remove(i);
+                }
+                _ => chars.insert(i, c),
+            }
+            chars.into_iter().collect()
+        },
+    )
 }

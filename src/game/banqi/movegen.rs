@@ -2,8 +2,6 @@
 //! rank onto face-up neighbours, and the Cannon's jumps over exactly one screen. All
 //! pseudo-legal moves are legal in Banqi, so counting needs no playing.
 
-use std::ops::Deref;
-
 use super::tables::{cannon_jumps, ADJACENT, VICTIMS};
 use super::{Board, Kind, Move, Piece, Square, Squares};
 
@@ -11,46 +9,14 @@ use super::{Board, Kind, Move, Piece, Square, Squares};
 /// plus 4 jumps for each of two Cannons).
 const CAPACITY: usize = 128;
 
-/// A list of moves on the stack.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; CAPACITY],
-    len: usize,
-}
+/// A list of Banqi moves on the stack.
+pub type MoveList = crate::game::move_list::MoveList<Move, CAPACITY>;
 
-impl MoveList {
-    /// An empty list.
-    #[inline]
-    pub fn new() -> MoveList {
-        MoveList { moves: [Move::flip(Square::new(0)); CAPACITY], len: 0 }
-    }
-
-    #[inline]
-    fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-
-    #[inline]
-    fn push_all(&mut self, from: Square, targets: u32) {
-        for to in Squares(targets) {
-            self.push(Move::new(from, to));
-        }
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl Deref for MoveList {
-    type Target = [Move];
-
-    #[inline]
-    fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+/// Appends a move from `from` to each square of the mask `targets`.
+#[inline]
+fn push_all(list: &mut MoveList, from: Square, targets: u32) {
+    for to in Squares(targets) {
+        list.push(Move::new(from, to));
     }
 }
 
@@ -126,14 +92,14 @@ impl Board {
     /// mid-chain, the chaining piece's captures and the move ending the chain. Empty once
     /// a side has no pieces left.
     pub fn legal_moves(&self, list: &mut MoveList) {
-        list.len = 0;
+        list.clear();
         if self.out_of_pieces() {
             return;
         }
         for sq in Squares(self.flips()) {
             list.push(Move::flip(sq));
         }
-        self.for_each_piece(|from, targets| list.push_all(from, targets));
+        self.for_each_piece(|from, targets| push_all(list, from, targets));
         if let Some(sq) = self.chain {
             list.push(Move::flip(sq));
         }

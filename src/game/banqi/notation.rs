@@ -8,7 +8,7 @@ use super::Square;
 /// A move: a step or capture from one square to another, or, when `from == to`, a flip
 /// of the face-down piece there (or, in the chain-capture variant, ending a chain of
 /// captures with the piece on that square).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Move {
     /// The square the piece leaves (or the square flipped).
     pub from: Square,

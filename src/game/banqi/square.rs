@@ -4,7 +4,7 @@ use std::fmt;
 
 /// A square: files `a`–`d`, ranks `1`–`8` in text. The index is `rank * 4 + file` with
 /// both counted from 0, so squares run a1, b1, c1, d1, a2, …, d8.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Square(u8);
 
 impl Square {

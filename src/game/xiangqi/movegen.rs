@@ -1,50 +1,14 @@
 //! Legal move generation: pseudo-legal moves by piece, then the few that could expose
 //! one's own general are tried on a copy of the board.
 
-use std::ops::Deref;
-
 use super::tables::{ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, PAWN_MOVES, RAYS};
 use super::{attacks, Bitboard, Board, Kind, Move, Piece, Square};
 
 /// More than the most pseudo-legal moves any Xiangqi position has (119).
 const CAPACITY: usize = 128;
 
-/// A list of moves on the stack.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; CAPACITY],
-    len: usize,
-}
-
-impl MoveList {
-    /// An empty list.
-    #[inline]
-    pub fn new() -> MoveList {
-        let null = Move::new(Square::new(0), Square::new(0));
-        MoveList { moves: [null; CAPACITY], len: 0 }
-    }
-
-    #[inline]
-    fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl Deref for MoveList {
-    type Target = [Move];
-
-    #[inline]
-    fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-}
+/// A list of Xiangqi moves on the stack.
+pub type MoveList = crate::game::move_list::MoveList<Move, CAPACITY>;
 
 /// What a position's move filter needs to know about the mover's general: whether it is
 /// in check, which squares' pieces shield it (leaving them may expose it), and which

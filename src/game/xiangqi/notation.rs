@@ -5,7 +5,7 @@ use std::fmt;
 use super::Square;
 
 /// A move from one square to another. Whether it is legal depends on the position.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Move {
     /// The square the piece leaves.
     pub from: Square,

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// A square: files `a`–`i` left to right from Red's side, ranks `0`–`9` with rank 0 Red's
 /// back rank. The index is `rank * 9 + file`, so squares run a0, b0, …, i0, a1, …, i9.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Square(u8);
 
 impl Square {
