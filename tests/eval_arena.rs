@@ -118,3 +118,12 @@ fn our_engine_binary_plays_a_match_through_uci() {
         assert!(record.red.starts_with("xiangqi-zero") || record.black.starts_with("xiangqi-zero"), "{record:?}");
     }
 }
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let mut config = config(400);
+    config.sprt = Some(xiangqi_zero::eval::Sprt::parse("0,100").unwrap());
+    let result = run_match::<Xiangqi>(&spec("alphabeta:depth=2"), &spec("random"), &start_positions(10), &config).unwrap();
+    assert_eq!(result.sprt, Some(xiangqi_zero::eval::SprtDecision::AcceptH1));
+    assert!(result.score.games() < 100, "{:?}", result.score);
+}

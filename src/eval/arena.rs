@@ -130,7 +130,8 @@ pub fn run_match<G: Playable>(a: &PlayerSpec, b: &PlayerSpec, starts: &[Start<G>
                             stop.store(true, Ordering::SeqCst);
                         }
                     }
-                    if let Some(sprt) = &config.sprt {
+                    if let (Some(sprt), None) = (&config.sprt, *decision) {
+                        // Games already in flight still count, but the verdict stands.
                         *decision = sprt.decision(score);
                         if decision.is_some() {
                             stop.store(true, Ordering::SeqCst);
