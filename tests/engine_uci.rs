@@ -73,3 +73,12 @@ fn a_finished_game_gets_no_move() {
     let lines = session("random", "uci\nposition fen 6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40 moves i7d7\ngo depth 1\nquit\n");
     assert!(lines.iter().any(|l| l == "bestmove (none)"), "{lines:?}");
 }
+
+#[test]
+fn hash_option_is_offered_and_set() {
+    let lines = session("alphabeta:depth=2", "uci\nsetoption name Hash value 64\nsetoption name Hash value lots\nsetoption name Colour value red\nisready\n");
+    assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")), "{lines:?}");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(errors[0].contains("Hash must be") && errors[1].contains("unknown option `Colour`"), "{errors:?}");
+}

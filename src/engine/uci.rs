@@ -68,6 +68,9 @@ impl Engine {
                 self.dialect = if first == "uci" { Dialect::Uci } else { Dialect::Ucci };
                 self.say(&format!("id name xiangqi-zero {} ({})", env!("CARGO_PKG_VERSION"), self.name));
                 self.say("id author the xiangqi-zero developers");
+                for option in self.player.as_ref().map(|p| p.options()).unwrap_or_default() {
+                    self.say(&option);
+                }
                 self.say(if first == "uci" { "uciok" } else { "ucciok" });
                 Ok(())
             }
@@ -83,7 +86,10 @@ impl Engine {
                     _ => Ok(()),
                 }
             }
-            "setoption" => Err(format!("option not supported: {}", rest.join(" "))),
+            "setoption" => {
+                self.finish_search();
+                self.set_option(rest)
+            }
             "position" => {
                 self.finish_search();
                 self.position(rest)
@@ -111,6 +117,20 @@ impl Engine {
         let mut out = self.output.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
+    }
+
+    /// `setoption name <name> [value <value>]` (UCCI: `setoption <name> <value>`).
+    fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
+        let (name, value) = match words.first() {
+            Some(&"name") => {
+                let value_at = words.iter().position(|&w| w == "value").unwrap_or(words.len());
+                (words[1..value_at].join(" "), words.get(value_at + 1..).unwrap_or_default().join(" "))
+            }
+            Some(name) => (name.to_string(), words[1..].join(" ")),
+            None => return Err("expected `setoption name <name> value <value>`".into()),
+        };
+        let player = self.player.as_mut().ok_or("no player")?;
+        player.set_option(&name, &value)
     }
 
     /// `position startpos|fen <FEN> [moves m1 m2 …]`.

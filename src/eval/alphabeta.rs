@@ -14,6 +14,8 @@ pub trait Searcher<G: Game>: Send {
     fn search(&mut self, game: &G, limits: &Limits, info: &mut dyn FnMut(&Report<G::Move>)) -> Report<G::Move>;
     /// Forgets what earlier searches learnt.
     fn clear(&mut self);
+    /// Starts afresh with a transposition table of `hash_mb` MiB.
+    fn resize(&mut self, hash_mb: usize);
 }
 
 impl Searcher<Xiangqi> for AlphaBeta {
@@ -23,6 +25,10 @@ impl Searcher<Xiangqi> for AlphaBeta {
 
     fn clear(&mut self) {
         AlphaBeta::clear(self)
+    }
+
+    fn resize(&mut self, hash_mb: usize) {
+        *self = AlphaBeta::new(hash_mb);
     }
 }
 
@@ -34,7 +40,16 @@ impl Searcher<Banqi> for Expectimax {
     fn clear(&mut self) {
         Expectimax::clear(self)
     }
+
+    fn resize(&mut self, hash_mb: usize) {
+        *self = Expectimax::new(hash_mb);
+    }
 }
+
+/// Transposition table size when none is given (MiB).
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The largest transposition table a GUI may ask for (MiB).
+const MAX_HASH_MB: usize = 4096;
 
 /// A classical search with its own limits per move.
 pub struct AlphaBetaPlayer<S> {
@@ -68,6 +83,23 @@ impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
         .flatten()
         .collect();
         format!("alphabeta:{}", parts.join(","))
+    }
+
+    fn options(&self) -> Vec<String> {
+        vec![format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case("hash") {
+            return Err(format!("unknown option `{name}`"));
+        }
+        match value.parse::<usize>() {
+            Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                self.searcher.resize(mb);
+                Ok(())
+            }
+            _ => Err(format!("Hash must be 1 to {MAX_HASH_MB} (MiB), not `{value}`")),
+        }
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {

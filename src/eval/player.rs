@@ -29,6 +29,18 @@ pub trait Player<G: Game>: Send {
     /// A short name for tables and game records.
     fn name(&self) -> String;
 
+    /// The options this player offers a GUI, as UCI `option` lines
+    /// (`option name Hash type spin default 16 min 1 max 4096`).
+    fn options(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Sets one of the offered options.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(format!("unknown option `{name}`"))
+    }
+
     /// Prepares for a new game (clears tables, tells an engine `ucinewgame`).
     fn new_game(&mut self) -> Result<(), PlayerError> {
         Ok(())

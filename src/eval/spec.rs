@@ -10,6 +10,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::external::{EngineConfig, ExternalEngine, Protocol};
+use super::alphabeta::DEFAULT_HASH_MB;
 use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
@@ -63,7 +64,7 @@ impl FromStr for PlayerSpec {
             }
             "alphabeta" => {
                 let mut limits = Limits::default();
-                let mut hash_mb = 16;
+                let mut hash_mb = DEFAULT_HASH_MB;
                 for (key, value) in options(rest.strip_prefix(':').unwrap_or(rest), text)? {
                     match key {
                         "depth" => limits.depth = Some(number(key, value, text)?),
