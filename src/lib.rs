@@ -6,4 +6,5 @@
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod nn;
 pub mod search;

@@ -79,6 +79,13 @@ impl Banqi {
         self.counters
     }
 
+    /// How many times the current position occurred earlier since the last flip or
+    /// capture: 0, 1, or 2 once a repetition has ended the game.
+    pub fn repetitions(&self) -> usize {
+        let hash = self.board.hash();
+        self.seen.iter().filter(|&&seen| seen == hash).count().saturating_sub(1)
+    }
+
     /// At a chance point, draws the piece the flip reveals: piece `p` with probability
     /// `count(p) / total` of the pool. `None` at a decision point. Pass a seeded RNG for
     /// reproducible self-play; a search should average over `chance_outcomes` instead.

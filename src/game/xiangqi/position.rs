@@ -75,6 +75,18 @@ impl Xiangqi {
         self.history.iter().map(|ply| ply.mv)
     }
 
+    /// Plies played in a row without a capture (the no-capture counter).
+    pub fn plies_since_capture(&self) -> u32 {
+        self.since_capture
+    }
+
+    /// How many times the current position occurred earlier (positions count only since
+    /// the last capture): 0, 1, or 2 once a repetition has ended the game.
+    pub fn repetitions(&self) -> usize {
+        let hash = self.board.hash();
+        self.history[self.window_start..].iter().filter(|ply| ply.before.hash() == hash).count()
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.board.in_check(self.board.side_to_move())
