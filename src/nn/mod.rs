@@ -1,14 +1,26 @@
-//! The network: game encodings (the burn ResNet and our own CPU forward pass follow).
+//! The network: game encodings, the burn ResNet used for training (and GPU inference),
+//! and our own CPU forward pass for self-play.
 //!
 //! - [`Encoding`] turns a position into input planes and moves into policy labels, for
 //!   [`crate::game::xiangqi::Xiangqi`] ([`encode_xiangqi`]) and
 //!   [`crate::game::banqi::Banqi`] ([`encode_banqi`]), with their board symmetries.
+//! - [`Net`] is the burn model ([`model`]), trained with [`loss::losses`], saved and
+//!   loaded as safetensors ([`store`]), on the device [`device::device`] picks.
+//! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
+pub mod device;
 pub mod encode_banqi;
 pub mod encode_xiangqi;
 mod encoding;
+mod fast;
 mod labels;
+pub mod loss;
+pub mod model;
 pub mod policy;
+pub mod store;
 
 pub use encoding::{transform_planes, transform_policy, Encoding};
+pub use fast::CpuNet;
+pub use model::{Net, NetConfig, NetOutput};
+pub use store::NetError;

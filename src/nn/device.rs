@@ -1,0 +1,39 @@
+//! Which burn device the net runs on, from the `--device` text: `cpu` (the `flex`
+//! backend), or a GPU index (`0`, `cuda:0`, `wgpu:0`) in a build with the `cuda` or
+//! `wgpu` feature.
+
+use burn::tensor::Device;
+
+/// The device `spec` names, or an error saying what this build offers.
+pub fn device(spec: &str) -> Result<Device, String> {
+    let (backend, index) = match spec.split_once(':') {
+        Some((backend, index)) => (backend, index),
+        None if spec == "cpu" => return Ok(Device::flex()),
+        None => (gpu_backend(), spec),
+    };
+    let index: usize = index.parse().map_err(|_| format!("bad device `{spec}`: expected cpu or a GPU index"))?;
+    gpu(backend, index).ok_or_else(|| {
+        format!("device `{spec}` needs a GPU backend: build with `--features cuda` or `--features wgpu`")
+    })
+}
+
+/// The GPU backend a bare index means: CUDA when built in, else wgpu.
+fn gpu_backend() -> &'static str {
+    if cfg!(feature = "cuda") {
+        "cuda"
+    } else {
+        "wgpu"
+    }
+}
+
+/// The GPU device `index` of `backend`, if this build has that backend.
+#[allow(unused_variables)] // without GPU features nothing reads them
+fn gpu(backend: &str, index: usize) -> Option<Device> {
+    match backend {
+        #[cfg(feature = "cuda")]
+        "cuda" => Some(Device::cuda(index)),
+        #[cfg(feature = "wgpu")]
+        "wgpu" => Some(Device::wgpu(burn::tensor::DeviceKind::DiscreteGpu(index))),
+        _ => None,
+    }
+}

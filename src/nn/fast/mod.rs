@@ -1,0 +1,192 @@
+//! Our own CPU forward pass, for self-play and play: the burn net's weights with every
+//! batch-norm folded into its conv, channels-last activations, 3×3 convs as im2col +
+//! GEMM (the `gemm` crate), bias, ReLU and the residual add fused into one pass after
+//! each product, and buffers kept from call to call. Batches are split across rayon's
+//! threads, each running whole tiles of positions through the net so that a tile's
+//! working set stays in cache.
+
+mod kernels;
+mod weights;
+
+use std::sync::Arc;
+
+use gemm::Parallelism;
+use rayon::prelude::*;
+
+use super::model::{Net, NetConfig, POLICY_PLANES};
+use kernels::{add_bias, bias_relu, bias_residual_relu, im2col3x3, matmul};
+use weights::{FoldedConv, Weights};
+
+/// Positions a thread runs through the net at once.
+const TILE: usize = 8;
+
+/// The scratch buffers of one thread.
+#[derive(Clone, Debug, Default)]
+struct Buffers {
+    /// The tile's input planes, channels-last.
+    input: Vec<f32>,
+    /// The trunk's activations.
+    trunk: Vec<f32>,
+    /// The middle of a residual block.
+    middle: Vec<f32>,
+    /// A conv's raw product.
+    product: Vec<f32>,
+    /// im2col rows.
+    cols: Vec<f32>,
+    /// The heads' 1×1 conv outputs.
+    heads: Vec<f32>,
+    /// The policy head's flattened planes.
+    policy_in: Vec<f32>,
+    /// The value head's flattened plane.
+    value_in: Vec<f32>,
+    /// The value head's hidden layer.
+    hidden: Vec<f32>,
+}
+
+/// Grows `buffer` to at least `len` floats and returns its first `len`.
+fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
+    &mut buffer[..len]
+}
+
+/// A net ready for fast CPU inference. Cloning shares the weights and gives fresh
+/// buffers (one clone per self-play thread, say).
+#[derive(Clone, Debug)]
+pub struct CpuNet {
+    weights: Arc<Weights>,
+    workers: Vec<Buffers>,
+}
+
+impl CpuNet {
+    /// Takes the weights of `net` (batch-norms on their running statistics).
+    pub fn new(net: &Net) -> CpuNet {
+        CpuNet { weights: Arc::new(Weights::of(net)), workers: Vec::new() }
+    }
+
+    /// The net's shape.
+    pub fn config(&self) -> NetConfig {
+        self.weights.config
+    }
+
+    /// Runs `batch` encoded positions (`batch × input_size` floats, the encoder's
+    /// layout) and writes policy logits (`batch × policy_size`) and win/draw/loss
+    /// logits (`batch × 3`), as burn's forward pass of the same net would.
+    pub fn forward(&mut self, input: &[f32], batch: usize, policy: &mut [f32], value: &mut [f32]) {
+        let config = self.weights.config;
+        assert_eq!(input.len(), batch * config.input_size(), "input of {batch} positions");
+        assert_eq!(policy.len(), batch * config.policy_size, "policy of {batch} positions");
+        assert_eq!(value.len(), batch * 3, "value of {batch} positions");
+        if batch == 0 {
+            return;
+        }
+        let threads = rayon::current_num_threads().max(1);
+        let parts = threads.min(batch);
+        // One part: let the GEMMs use the threads instead.
+        let parallelism = if parts == 1 && threads > 1 { Parallelism::Rayon(0) } else { Parallelism::None };
+        let per_part = batch.div_ceil(parts);
+        if self.workers.len() < parts {
+            self.workers.resize_with(parts, Buffers::default);
+        }
+        let weights = &*self.weights;
+        self.workers
+            .par_iter_mut()
+            .zip(input.par_chunks(per_part * config.input_size()))
+            .zip(policy.par_chunks_mut(per_part * config.policy_size))
+            .zip(value.par_chunks_mut(per_part * 3))
+            .for_each(|(((buffers, input), policy), value)| {
+                let positions = value.len() / 3;
+                for start in (0..positions).step_by(TILE) {
+                    let n = TILE.min(positions - start);
+                    run_tile(
+                        weights,
+                        buffers,
+                        &input[start * config.input_size()..(start + n) * config.input_size()],
+                        n,
+                        &mut policy[start * config.policy_size..(start + n) * config.policy_size],
+                        &mut value[start * 3..(start + n) * 3],
+                        parallelism,
+                    );
+                }
+            });
+    }
+}
+
+/// A 3×3 conv of `input` (`positions` boards, channels-last) into `product`, before
+/// bias and activation.
+fn conv3x3(
+    conv: &FoldedConv,
+    config: &NetConfig,
+    positions: usize,
+    input: &[f32],
+    cols: &mut Vec<f32>,
+    product: &mut [f32],
+    parallelism: Parallelism,
+) {
+    let rows = positions * config.height * config.width;
+    let cols = sized(cols, rows * 9 * conv.input);
+    im2col3x3(input, positions, config.height, config.width, conv.input, cols);
+    matmul(rows, 9 * conv.input, conv.output, cols, &conv.weight, product, parallelism);
+}
+
+/// Runs `n` positions (at most `TILE`) through the net.
+fn run_tile(
+    weights: &Weights,
+    buffers: &mut Buffers,
+    input: &[f32],
+    n: usize,
+    policy: &mut [f32],
+    value: &mut [f32],
+    parallelism: Parallelism,
+) {
+    let config = &weights.config;
+    let cells = config.height * config.width;
+    let rows = n * cells;
+    let channels = config.channels;
+
+    // The encoder's planes ([position, plane, cell]) to channels-last ([position, cell, plane]).
+    let planes = config.planes;
+    let nhwc = sized(&mut buffers.input, rows * planes);
+    for p in 0..n {
+        for plane in 0..planes {
+            let src = &input[(p * planes + plane) * cells..(p * planes + plane + 1) * cells];
+            for (cell, &v) in src.iter().enumerate() {
+                nhwc[(p * cells + cell) * planes + plane] = v;
+            }
+        }
+    }
+
+    let trunk = sized(&mut buffers.trunk, rows * channels);
+    conv3x3(&weights.stem, config, n, nhwc, &mut buffers.cols, trunk, parallelism);
+    bias_relu(trunk, &weights.stem.bias);
+    let middle = sized(&mut buffers.middle, rows * channels);
+    let product = sized(&mut buffers.product, rows * channels);
+    for [first, second] in &weights.blocks {
+        conv3x3(first, config, n, trunk, &mut buffers.cols, middle, parallelism);
+        bias_relu(middle, &first.bias);
+        conv3x3(second, config, n, middle, &mut buffers.cols, product, parallelism);
+        bias_residual_relu(product, &second.bias, trunk);
+    }
+
+    let heads = &weights.heads;
+    let head_out = sized(&mut buffers.heads, rows * heads.output);
+    matmul(rows, channels, heads.output, trunk, &heads.weight, head_out, Parallelism::None);
+    bias_relu(head_out, &heads.bias);
+    let policy_in = sized(&mut buffers.policy_in, rows * POLICY_PLANES);
+    let value_in = sized(&mut buffers.value_in, rows);
+    for (row, out) in head_out.chunks_exact(heads.output).enumerate() {
+        policy_in[row * POLICY_PLANES..(row + 1) * POLICY_PLANES].copy_from_slice(&out[..POLICY_PLANES]);
+        value_in[row] = out[POLICY_PLANES];
+    }
+
+    let fc = &weights.policy_fc;
+    matmul(n, fc.inputs, fc.outputs, policy_in, &fc.weight, policy, parallelism);
+    add_bias(policy, &fc.bias);
+    let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);
+    let hidden = sized(&mut buffers.hidden, n * fc1.outputs);
+    matmul(n, fc1.inputs, fc1.outputs, value_in, &fc1.weight, hidden, Parallelism::None);
+    bias_relu(hidden, &fc1.bias);
+    matmul(n, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value, Parallelism::None);
+    add_bias(value, &fc2.bias);
+}

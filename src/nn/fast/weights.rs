@@ -1,0 +1,129 @@
+//! The burn net's weights made ready for our forward pass: each batch-norm folded into
+//! the conv before it (a scale per output channel on the weights, and a bias), conv
+//! weights laid out as `[kernel rows × kernel columns × input channels, output
+//! channels]` for channels-last GEMMs, and the policy head's linear layer with its rows
+//! reordered to take the 1×1 conv's output channels-last.
+
+use burn::module::Param;
+use burn::nn::Linear;
+use burn::tensor::Tensor;
+
+use crate::nn::model::{ConvBn, Net, NetConfig};
+
+/// A convolution with its batch-norm folded in.
+#[derive(Clone, Debug)]
+pub(crate) struct FoldedConv {
+    /// Input channels.
+    pub input: usize,
+    /// Output channels.
+    pub output: usize,
+    /// `[kernel × kernel × input, output]`, row-major.
+    pub weight: Vec<f32>,
+    /// One per output channel.
+    pub bias: Vec<f32>,
+}
+
+/// A linear layer: `weight` is `[inputs, outputs]`, row-major.
+#[derive(Clone, Debug)]
+pub(crate) struct Dense {
+    /// Inputs.
+    pub inputs: usize,
+    /// Outputs.
+    pub outputs: usize,
+    /// `[inputs, outputs]`, row-major.
+    pub weight: Vec<f32>,
+    /// One per output.
+    pub bias: Vec<f32>,
+}
+
+/// Every weight of the net, folded and laid out for the forward pass.
+#[derive(Clone, Debug)]
+pub(crate) struct Weights {
+    pub config: NetConfig,
+    pub stem: FoldedConv,
+    /// Two convs per residual block.
+    pub blocks: Vec<[FoldedConv; 2]>,
+    /// Both heads' 1×1 convs as one: the policy planes, then the value plane.
+    pub heads: FoldedConv,
+    /// Rows in channels-last order (cell-major, then the head's channels).
+    pub policy_fc: Dense,
+    pub value_fc1: Dense,
+    pub value_fc2: Dense,
+}
+
+fn floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor.into_data().convert::<f32>().try_to_vec::<f32>().expect("converted to f32")
+}
+
+fn param<const D: usize>(param: &Param<Tensor<D>>) -> Vec<f32> {
+    floats(param.val())
+}
+
+/// Folds the batch-norm of `layer` into its conv, in inference mode (running statistics).
+fn fold(layer: &ConvBn) -> FoldedConv {
+    let [output, input, kh, kw] = layer.conv.weight.val().dims();
+    let conv = param(&layer.conv.weight);
+    let (gamma, beta) = (param(&layer.bn.gamma), param(&layer.bn.beta));
+    let (mean, var) = (floats(layer.bn.running_mean.value()), floats(layer.bn.running_var.value()));
+    let scale: Vec<f32> = gamma.iter().zip(&var).map(|(g, v)| g / (v + layer.bn.epsilon as f32).sqrt()).collect();
+    let bias = (0..output).map(|o| beta[o] - mean[o] * scale[o]).collect();
+    let mut weight = vec![0.0; kh * kw * input * output];
+    for o in 0..output {
+        for i in 0..input {
+            for y in 0..kh {
+                for x in 0..kw {
+                    let from = ((o * input + i) * kh + y) * kw + x;
+                    let to = ((y * kw + x) * input + i) * output + o;
+                    weight[to] = conv[from] * scale[o];
+                }
+            }
+        }
+    }
+    FoldedConv { input, output, weight, bias }
+}
+
+/// Two 1×1 convs over the same input as one, `a`'s outputs first.
+fn side_by_side(a: &FoldedConv, b: &FoldedConv) -> FoldedConv {
+    let output = a.output + b.output;
+    let weight = (0..a.input)
+        .flat_map(|i| a.weight[i * a.output..(i + 1) * a.output].iter().chain(&b.weight[i * b.output..(i + 1) * b.output]))
+        .copied()
+        .collect();
+    FoldedConv { input: a.input, output, weight, bias: [a.bias.as_slice(), &b.bias].concat() }
+}
+
+/// A linear layer as it is (burn keeps `[inputs, outputs]` already).
+fn dense(layer: &Linear) -> Dense {
+    let [inputs, outputs] = layer.weight.val().dims();
+    let bias = layer.bias.as_ref().map_or_else(|| vec![0.0; outputs], param);
+    Dense { inputs, outputs, weight: param(&layer.weight), bias }
+}
+
+impl Weights {
+    /// The weights of `net` (batch-norms in inference mode).
+    pub(crate) fn of(net: &Net) -> Weights {
+        let config = net.config;
+        let cells = config.height * config.width;
+        let mut policy_fc = dense(&net.policy_fc);
+        // burn flattens the head's [channel, cell] planes; ours come as [cell, channel].
+        let planes = policy_fc.inputs / cells;
+        let outputs = policy_fc.outputs;
+        let mut reordered = vec![0.0; policy_fc.weight.len()];
+        for cell in 0..cells {
+            for plane in 0..planes {
+                let (from, to) = ((plane * cells + cell) * outputs, (cell * planes + plane) * outputs);
+                reordered[to..to + outputs].copy_from_slice(&policy_fc.weight[from..from + outputs]);
+            }
+        }
+        policy_fc.weight = reordered;
+        Weights {
+            config,
+            stem: fold(&net.stem),
+            blocks: net.blocks.iter().map(|block| [fold(&block.first), fold(&block.second)]).collect(),
+            heads: side_by_side(&fold(&net.policy_conv), &fold(&net.value_conv)),
+            policy_fc,
+            value_fc1: dense(&net.value_fc1),
+            value_fc2: dense(&net.value_fc2),
+        }
+    }
+}

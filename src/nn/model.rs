@@ -1,0 +1,186 @@
+//! The burn ResNet: a 3×3 conv stem, `blocks` residual blocks of `channels`, a policy
+//! head (1×1 conv to 2 planes, linear to the game's labels) and a win/draw/loss value
+//! head (1×1 conv to 1 plane, linear to 64, linear to 3). Every conv is followed by
+//! batch-norm and ReLU (the block's second after the residual add).
+
+use burn::module::Module;
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::tensor::activation::relu;
+use burn::tensor::{Device, Tensor, TensorData};
+
+use super::Encoding;
+
+/// Width of the value head's hidden layer.
+pub const VALUE_HIDDEN: usize = 64;
+/// Planes of the policy head's 1×1 conv.
+pub const POLICY_PLANES: usize = 2;
+
+/// The network's shape: the game's input and policy sizes and the trunk's size.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct NetConfig {
+    /// The game's name (`xiangqi`, `banqi`).
+    pub game: &'static str,
+    /// Input planes.
+    pub planes: usize,
+    /// Rows of the board.
+    pub height: usize,
+    /// Columns of the board.
+    pub width: usize,
+    /// Policy labels.
+    pub policy_size: usize,
+    /// Residual blocks in the trunk.
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: usize,
+}
+
+impl NetConfig {
+    /// The shape of a `blocks × channels` net for game `G`.
+    pub fn new<G: Encoding>(blocks: usize, channels: usize) -> NetConfig {
+        NetConfig { game: G::NAME, planes: G::PLANES, height: G::HEIGHT, width: G::WIDTH, policy_size: G::POLICY_SIZE, blocks, channels }
+    }
+
+    /// Floats of one encoded position.
+    pub fn input_size(&self) -> usize {
+        self.planes * self.height * self.width
+    }
+}
+
+impl std::fmt::Display for NetConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a {} net of {} blocks × {} channels, {} planes of {}×{}, {} policy labels",
+            self.game,
+            self.blocks, self.channels, self.planes, self.height, self.width, self.policy_size
+        )
+    }
+}
+
+/// A convolution without bias followed by batch-norm.
+#[derive(Module, Debug)]
+pub struct ConvBn {
+    /// The convolution (no bias: batch-norm's shift takes its place).
+    pub conv: Conv2d,
+    /// The batch-norm after it.
+    pub bn: BatchNorm,
+}
+
+impl ConvBn {
+    fn new(input: usize, output: usize, kernel: usize, device: &Device) -> ConvBn {
+        let pad = kernel / 2;
+        let conv = Conv2dConfig::new([input, output], [kernel, kernel])
+            .with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad))
+            .with_bias(false)
+            .init(device);
+        ConvBn { conv, bn: BatchNormConfig::new(output).init(device) }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.bn.forward(self.conv.forward(x))
+    }
+}
+
+/// A residual block: conv-BN-ReLU, conv-BN, add the input, ReLU.
+#[derive(Module, Debug)]
+pub struct ResBlock {
+    /// The first conv of the block.
+    pub first: ConvBn,
+    /// The second conv, before the residual add.
+    pub second: ConvBn,
+}
+
+impl ResBlock {
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = relu(self.first.forward(x.clone()));
+        relu(self.second.forward(y) + x)
+    }
+}
+
+/// The policy/value ResNet.
+#[derive(Module, Debug)]
+pub struct Net {
+    /// The stem: 3×3 conv from the input planes to the trunk's channels.
+    pub stem: ConvBn,
+    /// The trunk's residual blocks.
+    pub blocks: Vec<ResBlock>,
+    /// The policy head's 1×1 conv to `POLICY_PLANES` planes.
+    pub policy_conv: ConvBn,
+    /// The policy head's linear layer to the labels' logits.
+    pub policy_fc: Linear,
+    /// The value head's 1×1 conv to one plane.
+    pub value_conv: ConvBn,
+    /// The value head's hidden layer.
+    pub value_fc1: Linear,
+    /// The value head's output: win, draw, loss logits.
+    pub value_fc2: Linear,
+    /// The shape the net was built with.
+    #[module(skip)]
+    pub config: NetConfig,
+}
+
+/// What the net says about a batch: policy logits `[batch, policy_size]` and
+/// win/draw/loss logits `[batch, 3]` for the side to move.
+#[derive(Clone, Debug)]
+pub struct NetOutput {
+    /// Policy logits.
+    pub policy: Tensor<2>,
+    /// Win, draw and loss logits.
+    pub value: Tensor<2>,
+}
+
+impl Net {
+    /// A net of shape `config` with fresh random weights on `device`.
+    pub fn new(config: NetConfig, device: &Device) -> Net {
+        let NetConfig { planes, height, width, policy_size, blocks, channels, .. } = config;
+        let cells = height * width;
+        Net {
+            stem: ConvBn::new(planes, channels, 3, device),
+            blocks: (0..blocks)
+                .map(|_| ResBlock {
+                    first: ConvBn::new(channels, channels, 3, device),
+                    second: ConvBn::new(channels, channels, 3, device),
+                })
+                .collect(),
+            policy_conv: ConvBn::new(channels, POLICY_PLANES, 1, device),
+            policy_fc: LinearConfig::new(POLICY_PLANES * cells, policy_size).init(device),
+            value_conv: ConvBn::new(channels, 1, 1, device),
+            value_fc1: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
+            value_fc2: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
+            config,
+        }
+    }
+
+    /// The forward pass of a batch `[batch, planes, height, width]`.
+    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        let mut x = relu(self.stem.forward(input));
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let policy = relu(self.policy_conv.forward(x.clone())).flatten::<2>(1, 3);
+        let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
+        let value = relu(self.value_fc1.forward(value));
+        NetOutput { policy: self.policy_fc.forward(policy), value: self.value_fc2.forward(value) }
+    }
+
+    /// The device the weights live on.
+    pub fn device(&self) -> Device {
+        self.stem.conv.weight.device()
+    }
+
+    /// A batch of encoded positions (`batch × input_size` floats, position after
+    /// position) as an input tensor on the net's device.
+    pub fn input(&self, planes: Vec<f32>, batch: usize) -> Tensor<4> {
+        let NetConfig { planes: p, height, width, .. } = self.config;
+        Tensor::from_data(TensorData::new(planes, [batch, p, height, width]), &self.device())
+    }
+
+    /// Runs a batch of encoded positions and returns the policy logits (`batch ×
+    /// policy_size`) and the win/draw/loss logits (`batch × 3`) as plain vectors.
+    pub fn infer(&self, planes: Vec<f32>, batch: usize) -> (Vec<f32>, Vec<f32>) {
+        let output = self.forward(self.input(planes, batch));
+        let floats = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().expect("the net computes in f32");
+        (floats(output.policy), floats(output.value))
+    }
+}

@@ -1,0 +1,166 @@
+//! The burn model: it learns (overfits a tiny fixed set of samples), and it survives a
+//! save and load unchanged; loading refuses files of another game or shape, and bad files,
+//! with errors naming the file.
+
+use std::path::PathBuf;
+
+use burn::module::Module;
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::tensor::{Device, Tensor, TensorData};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+use xiangqi_zero::nn::loss::losses;
+use xiangqi_zero::nn::{Encoding, Net, NetConfig, NetError};
+
+/// A file name in the temp directory for this test (removed when dropped).
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> TempFile {
+        TempFile(std::env::temp_dir().join(format!("xiangqi-zero-{}-{name}", std::process::id())))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// `count` positions from seeded random play, encoded, with a legal move's label and an
+/// outcome each.
+fn samples(count: usize, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (mut planes, mut policy, mut value) = (Vec::new(), Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    let mut game = Xiangqi::start();
+    for _ in 0..count {
+        for _ in 0..rng.random_range(1..6) {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() || game.status().is_over() {
+                game = Xiangqi::start();
+                game.legal_moves(&mut moves);
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        let mut encoded = vec![0.0; Xiangqi::INPUT_SIZE];
+        game.encode(&mut encoded);
+        planes.extend(encoded);
+        game.legal_moves(&mut moves);
+        let mut target = vec![0.0; Xiangqi::POLICY_SIZE];
+        target[game.move_label(moves[rng.random_range(0..moves.len())])] = 1.0;
+        policy.extend(target);
+        let mut outcome = [0.0; 3];
+        outcome[rng.random_range(0..3)] = 1.0;
+        value.extend(outcome);
+    }
+    (planes, policy, value)
+}
+
+#[test]
+fn the_net_overfits_a_tiny_set_of_samples() {
+    let device = Device::flex().autodiff();
+    device.seed(1);
+    let config = NetConfig::new::<Xiangqi>(2, 16);
+    let mut net = Net::new(config, &device);
+    let batch = 8;
+    let (planes, policy, value) = samples(batch, 3);
+    let input = net.input(planes, batch);
+    let policy = Tensor::<2>::from_data(TensorData::new(policy, [batch, Xiangqi::POLICY_SIZE]), &device);
+    let value = Tensor::<2>::from_data(TensorData::new(value, [batch, 3]), &device);
+    let mut optimizer = AdamConfig::new().init();
+    let mut history = Vec::new();
+    for _ in 0..40 {
+        let loss = losses(&net.forward(input.clone()), policy.clone(), value.clone()).total;
+        history.push(loss.clone().into_scalar::<f32>());
+        let grads = GradientsParams::from_grads(loss.backward(), &net);
+        net = optimizer.step(3e-3, net, grads);
+    }
+    let (first, last) = (history[0], *history.last().unwrap());
+    assert!(last < first / 4.0, "the loss fell only from {first} to {last}: {history:?}");
+}
+
+fn outputs(net: &Net, planes: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
+    net.infer(planes.to_vec(), batch)
+}
+
+#[test]
+fn save_then_load_gives_identical_outputs() {
+    let device = Device::flex();
+    let net = Net::new(NetConfig::new::<Xiangqi>(2, 16), &device);
+    let file = TempFile::new("save-load.safetensors");
+    net.save(&file.0).unwrap();
+    let loaded = Net::load::<Xiangqi>(&file.0, Some(net.config), &device).unwrap();
+    let (planes, _, _) = samples(5, 9);
+    assert_eq!(outputs(&net, &planes, 5), outputs(&loaded, &planes, 5));
+    // Without an expected shape, the file's own is taken.
+    let loaded = Net::load::<Xiangqi>(&file.0, None, &device).unwrap();
+    assert_eq!(loaded.config, net.config);
+}
+
+#[test]
+fn a_trained_net_saves_its_batch_norm_statistics() {
+    let device = Device::flex().autodiff();
+    let net = Net::new(NetConfig::new::<Xiangqi>(1, 8), &device);
+    let (planes, _, _) = samples(4, 5);
+    // A forward pass in training mode moves the running statistics.
+    let _ = net.forward(net.input(planes.clone(), 4));
+    let net = net.valid();
+    let file = TempFile::new("batch-norm.safetensors");
+    net.save(&file.0).unwrap();
+    let loaded = Net::load::<Xiangqi>(&file.0, None, &Device::flex()).unwrap();
+    assert_eq!(outputs(&net, &planes, 4), outputs(&loaded, &planes, 4));
+}
+
+#[test]
+fn loading_refuses_another_game_or_shape_naming_the_file() {
+    let device = Device::flex();
+    let file = TempFile::new("banqi.safetensors");
+    Net::new(NetConfig::new::<Banqi>(1, 8), &device).save(&file.0).unwrap();
+    let name = file.0.display().to_string();
+
+    let error = Net::load::<Xiangqi>(&file.0, None, &device).unwrap_err();
+    assert!(matches!(error, NetError::Mismatch { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains(&name) && message.contains("banqi") && message.contains("xiangqi"), "{message}");
+
+    let error = Net::load::<Banqi>(&file.0, Some(NetConfig::new::<Banqi>(2, 8)), &device).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains(&name) && message.contains("1 blocks") && message.contains("2 blocks"), "{message}");
+    assert!(!message.contains('\n'), "one line: {message}");
+}
+
+#[test]
+fn loading_a_missing_or_corrupt_file_is_an_error_naming_it() {
+    let device = Device::flex();
+    let missing = TempFile::new("missing.safetensors");
+    let error = Net::load::<Xiangqi>(&missing.0, None, &device).unwrap_err();
+    assert!(error.to_string().contains(&missing.0.display().to_string()), "{error}");
+
+    let corrupt = TempFile::new("corrupt.safetensors");
+    std::fs::write(&corrupt.0, b"\x10\0\0\0\0\0\0\0{not json at all").unwrap();
+    let error = Net::load::<Xiangqi>(&corrupt.0, None, &device).unwrap_err();
+    assert!(matches!(error, NetError::Read { .. }), "{error}");
+
+    // A good file cut short: the header survives, the tensors do not.
+    let good = TempFile::new("good.safetensors");
+    Net::new(NetConfig::new::<Xiangqi>(1, 8), &device).save(&good.0).unwrap();
+    let bytes = std::fs::read(&good.0).unwrap();
+    let truncated = TempFile::new("truncated.safetensors");
+    std::fs::write(&truncated.0, &bytes[..bytes.len() / 2]).unwrap();
+    let error = Net::load::<Xiangqi>(&truncated.0, None, &device).unwrap_err();
+    assert!(error.to_string().contains(&truncated.0.display().to_string()), "{error}");
+}
+
+#[test]
+fn devices_by_name() {
+    assert!(xiangqi_zero::nn::device::device("cpu").is_ok());
+    if !cfg!(any(feature = "cuda", feature = "wgpu")) {
+        let error = xiangqi_zero::nn::device::device("0").unwrap_err();
+        assert!(error.contains("--features cuda"), "{error}");
+    }
+    assert!(xiangqi_zero::nn::device::device("gpu-zero").is_err());
+}
