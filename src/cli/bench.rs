@@ -42,6 +42,15 @@ enum What {
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
     },
+    /// The 6×64 reference net on Xiangqi input: forward positions/s at batch 1, 16, 64
+    /// and 256 for burn's flex backend and for our CPU forward pass, and training
+    /// samples/s at batch 256 (Adam), each against PyTorch's figure on the reference
+    /// machines. Threads: rayon's global pool (set RAYON_NUM_THREADS).
+    Nn {
+        /// Number of timed runs; the median is reported.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
+        runs: u32,
+    },
 }
 
 /// Pikafish's perft speed on one core of the reference machines (nodes/s).
@@ -53,6 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Movegen { game: GameKind::Xiangqi, depth, runs } => movegen(depth.unwrap_or(5), runs),
         What::Movegen { game: GameKind::Banqi, depth, runs } => banqi_movegen(depth.unwrap_or(4), runs),
         What::Search { depth, runs } => search(depth, runs),
+        What::Nn { runs } => nn(runs),
     }
     Ok(())
 }
@@ -120,4 +130,89 @@ fn search(depth: u32, runs: u32) {
     searcher.clear();
     let report = searcher.search(&game, &Limits::movetime(Duration::from_secs(1)), &mut |r| reached = r.depth);
     println!("search alphabeta startpos in 1 s: depth {reached} ({} nodes)", report.nodes);
+}
+
+/// PyTorch 2.15 on the reference machines for the 6×64 net (shared/burn-notes.md):
+/// forward positions/s at batch 1, 16, 64, 256 and training samples/s at batch 256, on
+/// 1 and on 2 threads.
+const PYTORCH_FORWARD: [[f64; 4]; 2] = [[721.0, 1741.0, 1741.0, 1730.0], [802.0, 1775.0, 3013.0, 2897.0]];
+const PYTORCH_TRAIN: [f64; 2] = [550.0, 1056.0];
+
+/// Forward and training speed of the reference net (see `What::Nn`).
+fn nn(runs: u32) {
+    use burn::module::Module;
+    use burn::optim::{AdamConfig, GradientsParams};
+    use burn::tensor::{Device, Tensor, TensorData};
+    use xiangqi_zero::nn::loss::losses;
+    use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig};
+
+    let threads = rayon::current_num_threads();
+    let reference = threads.clamp(1, 2) - 1;
+    let config = NetConfig::new::<Xiangqi>(6, 64);
+    let device = Device::flex();
+    let net = Net::new(config, &device.clone().autodiff()).valid();
+    let mut fast = CpuNet::new(&net);
+    // Encoded positions along a game of first legal moves, as self-play would send them.
+    let mut game = Xiangqi::start();
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    for _ in 0..256 {
+        let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
+        game.encode(&mut planes);
+        positions.push(planes);
+        game.legal_moves(&mut moves);
+        if moves.is_empty() || game.status().is_over() {
+            game = Xiangqi::start();
+        } else {
+            game.play(moves[moves.len() / 2]);
+        }
+    }
+    println!("nn: {config}, {threads} thread(s); PyTorch figures are for {} thread(s)", reference + 1);
+    for (i, batch) in [1usize, 16, 64, 256].into_iter().enumerate() {
+        let input: Vec<f32> = positions[..batch].concat();
+        let pytorch = PYTORCH_FORWARD[reference][i];
+        let rate = timed_rate(runs, batch, || {
+            let _ = net.infer(input.clone(), batch);
+        });
+        println!("nn forward burn-flex batch {batch}: {rate:.0} positions/s, {:.2}x PyTorch", rate / pytorch);
+        let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
+        let rate = timed_rate(runs, batch, || fast.forward(&input, batch, &mut policy, &mut value));
+        println!("nn forward ours batch {batch}: {rate:.0} positions/s, {:.2}x PyTorch", rate / pytorch);
+    }
+    let batch = 256;
+    let autodiff = device.autodiff();
+    let mut trained = Net::new(config, &autodiff);
+    let mut optimizer = AdamConfig::new().init();
+    let input = trained.input(positions.concat(), batch);
+    let mut policy = vec![0.0; batch * config.policy_size];
+    for (i, chunk) in policy.chunks_mut(config.policy_size).enumerate() {
+        chunk[i % config.policy_size] = 1.0;
+    }
+    let policy = Tensor::<2>::from_data(TensorData::new(policy, [batch, config.policy_size]), &autodiff);
+    let value = Tensor::<2>::from_data(TensorData::new([1.0f32, 0.0, 0.0].repeat(batch), [batch, 3]), &autodiff);
+    let rate = timed_rate(runs, batch, || {
+        let loss = losses(&trained.forward(input.clone()), policy.clone(), value.clone()).total;
+        let grads = GradientsParams::from_grads(loss.backward(), &trained);
+        trained = optimizer.step(1e-3, trained.clone(), grads);
+    });
+    println!("nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s, {:.2}x PyTorch", rate / PYTORCH_TRAIN[reference]);
+}
+
+/// The median over `runs` runs of the positions per second of `step`, which handles
+/// `batch` positions; each run repeats `step` for about half a second after a warm-up.
+fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
+    step();
+    let mut rates: Vec<f64> = (0..runs)
+        .map(|_| {
+            let started = Instant::now();
+            let mut done = 0;
+            while done == 0 || started.elapsed() < Duration::from_millis(500) {
+                step();
+                done += batch;
+            }
+            done as f64 / started.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
 }
