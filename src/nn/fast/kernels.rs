@@ -1,43 +1,7 @@
-//! The forward pass's building blocks on channels-last activations (`[positions × cells,
-//! channels]`, row-major): im2col for 3×3 convolutions with zero padding, matrix
-//! products through the `gemm` crate, and the fused epilogues (bias, ReLU, residual).
+//! The forward pass's building blocks on row-major matrices: products through the
+//! `gemm` crate, and the bias (and ReLU) passes after them.
 
 use gemm::Parallelism;
-
-/// Writes the im2col matrix of a 3×3 convolution with padding 1: one row per output
-/// cell (`positions × height × width` rows), each the 3×3 neighbourhood's channels in
-/// (kernel row, kernel column, channel) order, zero off the board.
-pub(crate) fn im2col3x3(input: &[f32], positions: usize, height: usize, width: usize, channels: usize, cols: &mut [f32]) {
-    let row_len = 9 * channels;
-    let cells = height * width;
-    for p in 0..positions {
-        let image = &input[p * cells * channels..(p + 1) * cells * channels];
-        for y in 0..height {
-            for x in 0..width {
-                let row = (p * cells + y * width + x) * row_len;
-                let row = &mut cols[row..row + row_len];
-                for ky in 0..3 {
-                    let dst = &mut row[ky * 3 * channels..(ky + 1) * 3 * channels];
-                    let yy = y + ky;
-                    if yy < 1 || yy > height {
-                        dst.fill(0.0);
-                        continue;
-                    }
-                    let src_row = (yy - 1) * width;
-                    // Columns x-1, x, x+1: contiguous in the source when all on the board.
-                    let (first, skip_left) = if x == 0 { (0, 1) } else { (x - 1, 0) };
-                    let last = (x + 1).min(width - 1);
-                    let count = last + 1 - first;
-                    dst[..skip_left * channels].fill(0.0);
-                    let src = (src_row + first) * channels;
-                    dst[skip_left * channels..(skip_left + count) * channels]
-                        .copy_from_slice(&image[src..src + count * channels]);
-                    dst[(skip_left + count) * channels..].fill(0.0);
-                }
-            }
-        }
-    }
-}
 
 /// `out = a · b` for row-major `a` (`m × k`) and `b` (`k × n`), `out` being `m × n`.
 pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32], parallelism: Parallelism) {
@@ -88,11 +52,26 @@ pub(crate) fn add_bias(values: &mut [f32], bias: &[f32]) {
     }
 }
 
-/// `residual = max(values + bias + residual, 0)`: a residual block's end.
-pub(crate) fn bias_residual_relu(values: &[f32], bias: &[f32], residual: &mut [f32]) {
-    for (row, res) in values.chunks_exact(bias.len()).zip(residual.chunks_exact_mut(bias.len())) {
-        for ((v, b), r) in row.iter().zip(bias).zip(res.iter_mut()) {
-            *r = (v + b + *r).max(0.0);
+/// Defines a function twice, for baseline x86-64 (how the crate is built) and for
+/// AVX-512, and picks at run time: loops along the channels then run 16 floats at a time.
+macro_rules! multiversion {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+        $(#[$meta])*
+        $vis fn $name($($arg: $ty),*) {
+            #[inline(always)]
+            fn generic($($arg: $ty),*) $body
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f")]
+            unsafe fn avx512($($arg: $ty),*) {
+                generic($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512F, checked just above.
+                return unsafe { avx512($($arg),*) };
+            }
+            generic($($arg),*)
         }
-    }
+    };
 }
+pub(crate) use multiversion;

@@ -1,12 +1,13 @@
 //! Our own CPU forward pass, for self-play and play: the burn net's weights with every
-//! batch-norm folded into its conv, channels-last activations, 3×3 convs as im2col +
-//! GEMM (the `gemm` crate), bias, ReLU and the residual add fused into one pass after
-//! each product, and buffers kept from call to call. Batches are split across rayon's
+//! batch-norm folded into its conv, channels-last activations, 3×3 convs by Winograd's
+//! F(2×2, 3×3) as 16 GEMMs each (the `gemm` crate), bias, ReLU and the residual add
+//! fused into the output transform, and buffers kept from call to call. Batches are split across rayon's
 //! threads, each running whole tiles of positions through the net so that a tile's
 //! working set stays in cache.
 
 mod kernels;
 mod weights;
+mod winograd;
 
 use std::sync::Arc;
 
@@ -14,8 +15,9 @@ use gemm::Parallelism;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig, POLICY_PLANES};
-use kernels::{add_bias, bias_relu, bias_residual_relu, im2col3x3, matmul};
-use weights::{FoldedConv, Weights};
+use kernels::{add_bias, bias_relu, matmul};
+use weights::Weights;
+use winograd::{Epilogue, Geometry, Scratch};
 
 /// Positions a thread runs through the net at once.
 const TILE: usize = 8;
@@ -29,10 +31,8 @@ struct Buffers {
     trunk: Vec<f32>,
     /// The middle of a residual block.
     middle: Vec<f32>,
-    /// A conv's raw product.
-    product: Vec<f32>,
-    /// im2col rows.
-    cols: Vec<f32>,
+    /// The convs' transformed inputs and products.
+    winograd: Scratch,
     /// The heads' 1×1 conv outputs.
     heads: Vec<f32>,
     /// The policy head's flattened planes.
@@ -113,23 +113,6 @@ impl CpuNet {
     }
 }
 
-/// A 3×3 conv of `input` (`positions` boards, channels-last) into `product`, before
-/// bias and activation.
-fn conv3x3(
-    conv: &FoldedConv,
-    config: &NetConfig,
-    positions: usize,
-    input: &[f32],
-    cols: &mut Vec<f32>,
-    product: &mut [f32],
-    parallelism: Parallelism,
-) {
-    let rows = positions * config.height * config.width;
-    let cols = sized(cols, rows * 9 * conv.input);
-    im2col3x3(input, positions, config.height, config.width, conv.input, cols);
-    matmul(rows, 9 * conv.input, conv.output, cols, &conv.weight, product, parallelism);
-}
-
 /// Runs `n` positions (at most `TILE`) through the net.
 fn run_tile(
     weights: &Weights,
@@ -157,16 +140,15 @@ fn run_tile(
         }
     }
 
+    let geometry = Geometry { height: config.height, width: config.width };
+    let parallel = matches!(parallelism, Parallelism::Rayon(_));
+    let scratch = &mut buffers.winograd;
     let trunk = sized(&mut buffers.trunk, rows * channels);
-    conv3x3(&weights.stem, config, n, nhwc, &mut buffers.cols, trunk, parallelism);
-    bias_relu(trunk, &weights.stem.bias);
+    weights.stem.forward(geometry, n, nhwc, scratch, Epilogue::Relu(trunk), parallel);
     let middle = sized(&mut buffers.middle, rows * channels);
-    let product = sized(&mut buffers.product, rows * channels);
     for [first, second] in &weights.blocks {
-        conv3x3(first, config, n, trunk, &mut buffers.cols, middle, parallelism);
-        bias_relu(middle, &first.bias);
-        conv3x3(second, config, n, middle, &mut buffers.cols, product, parallelism);
-        bias_residual_relu(product, &second.bias, trunk);
+        first.forward(geometry, n, trunk, scratch, Epilogue::Relu(middle), parallel);
+        second.forward(geometry, n, middle, scratch, Epilogue::ResidualRelu(trunk), parallel);
     }
 
     let heads = &weights.heads;

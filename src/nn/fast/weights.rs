@@ -1,13 +1,15 @@
 //! The burn net's weights made ready for our forward pass: each batch-norm folded into
 //! the conv before it (a scale per output channel on the weights, and a bias), conv
 //! weights laid out as `[kernel rows × kernel columns × input channels, output
-//! channels]` for channels-last GEMMs, and the policy head's linear layer with its rows
-//! reordered to take the 1×1 conv's output channels-last.
+//! channels]` for channels-last GEMMs (the 3×3 ones then Winograd-transformed), and the
+//! policy head's linear layer with its rows reordered to take the 1×1 conv's output
+//! channels-last.
 
 use burn::module::Param;
 use burn::nn::Linear;
 use burn::tensor::Tensor;
 
+use super::winograd::Winograd;
 use crate::nn::model::{ConvBn, Net, NetConfig};
 
 /// A convolution with its batch-norm folded in.
@@ -40,9 +42,9 @@ pub(crate) struct Dense {
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
     pub config: NetConfig,
-    pub stem: FoldedConv,
+    pub stem: Winograd,
     /// Two convs per residual block.
-    pub blocks: Vec<[FoldedConv; 2]>,
+    pub blocks: Vec<[Winograd; 2]>,
     /// Both heads' 1×1 convs as one: the policy planes, then the value plane.
     pub heads: FoldedConv,
     /// Rows in channels-last order (cell-major, then the head's channels).
@@ -118,8 +120,12 @@ impl Weights {
         policy_fc.weight = reordered;
         Weights {
             config,
-            stem: fold(&net.stem),
-            blocks: net.blocks.iter().map(|block| [fold(&block.first), fold(&block.second)]).collect(),
+            stem: Winograd::new(&fold(&net.stem)),
+            blocks: net
+                .blocks
+                .iter()
+                .map(|block| [Winograd::new(&fold(&block.first)), Winograd::new(&fold(&block.second))])
+                .collect(),
             heads: side_by_side(&fold(&net.policy_conv), &fold(&net.value_conv)),
             policy_fc,
             value_fc1: dense(&net.value_fc1),

@@ -1,0 +1,251 @@
+//! 3×3 convolutions (padding 1) by Winograd's F(2×2, 3×3): each 2×2 block of outputs
+//! comes from a 4×4 block of inputs with 16 multiplications per channel pair instead of
+//! 36, so the convolution becomes 16 independent matrix products of half the work of
+//! im2col's one. Input and output transforms run channels-last, the output transform
+//! fused with bias, ReLU and the residual add.
+
+use gemm::Parallelism;
+use rayon::prelude::*;
+
+use super::kernels::{matmul, multiversion};
+use super::weights::FoldedConv;
+
+/// Points of a 4×4 transformed tile.
+const POINTS: usize = 16;
+
+/// A 3×3 convolution with its weights transformed (`U = G g Gᵀ`).
+#[derive(Clone, Debug)]
+pub(crate) struct Winograd {
+    /// Input channels.
+    pub input: usize,
+    /// Output channels.
+    pub output: usize,
+    /// `[point, input channel, output channel]`.
+    u: Vec<f32>,
+    /// One per output channel.
+    pub bias: Vec<f32>,
+}
+
+/// The board's size and the tiles covering it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Geometry {
+    /// Rows of the board.
+    pub height: usize,
+    /// Columns of the board.
+    pub width: usize,
+}
+
+impl Geometry {
+    /// 2×2 output tiles per board.
+    fn tiles(&self) -> (usize, usize) {
+        (self.height.div_ceil(2), self.width.div_ceil(2))
+    }
+}
+
+/// Scratch buffers of the transformed inputs and products.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    v: Vec<f32>,
+    m: Vec<f32>,
+}
+
+/// How an output transform ends.
+pub(crate) enum Epilogue<'a> {
+    /// `out = relu(conv + bias)`.
+    Relu(&'a mut [f32]),
+    /// `out = relu(conv + bias + out)`: the end of a residual block.
+    ResidualRelu(&'a mut [f32]),
+}
+
+impl Winograd {
+    /// Transforms the weights of `conv` (3×3, rows `[(ky·3 + kx)·input + i]`).
+    pub(crate) fn new(conv: &FoldedConv) -> Winograd {
+        const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
+        let (input, output) = (conv.input, conv.output);
+        let mut u = vec![0.0; POINTS * input * output];
+        for i in 0..input {
+            for o in 0..output {
+                let g = |ky: usize, kx: usize| conv.weight[((ky * 3 + kx) * input + i) * output + o];
+                for xi in 0..4 {
+                    for nu in 0..4 {
+                        let mut sum = 0.0;
+                        for a in 0..3 {
+                            for b in 0..3 {
+                                sum += G[xi][a] * g(a, b) * G[nu][b];
+                            }
+                        }
+                        u[((xi * 4 + nu) * input + i) * output + o] = sum;
+                    }
+                }
+            }
+        }
+        Winograd { input, output, u, bias: conv.bias.clone() }
+    }
+
+    /// Convolves `positions` boards of channels-last `input` and ends with `epilogue`.
+    /// With `parallel`, the 16 products are shared among rayon's threads.
+    pub(crate) fn forward(
+        &self,
+        geometry: Geometry,
+        positions: usize,
+        input: &[f32],
+        scratch: &mut Scratch,
+        epilogue: Epilogue,
+        parallel: bool,
+    ) {
+        let (ty, tx) = geometry.tiles();
+        let tiles = positions * ty * tx;
+        let (cin, cout) = (self.input, self.output);
+        let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
+        transform_input(geometry, positions, cin, input, v);
+        let m = super::sized(&mut scratch.m, POINTS * tiles * cout);
+        let product = |(point, m): (usize, &mut [f32])| {
+            let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
+            let u = &self.u[point * cin * cout..(point + 1) * cin * cout];
+            matmul(tiles, cin, cout, v, u, m, Parallelism::None);
+        };
+        if parallel {
+            m.par_chunks_mut(tiles * cout).enumerate().for_each(product);
+        } else {
+            m.chunks_mut(tiles * cout).enumerate().for_each(product);
+        }
+        transform_output(geometry, positions, cout, m, &self.bias, epilogue);
+    }
+}
+
+multiversion! {
+/// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
+/// `[point, tile, channel]`; every step runs along the channels.
+fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
+    let Geometry { height, width } = geometry;
+    let (ty, tx) = geometry.tiles();
+    let tiles = positions * ty * tx;
+    let zeros = vec![0.0; channels];
+    let mut t = vec![0.0f32; POINTS * channels];
+    for p in 0..positions {
+        let board = &input[p * height * width * channels..(p + 1) * height * width * channels];
+        for y in 0..ty {
+            for x in 0..tx {
+                let tile = (p * ty + y) * tx + x;
+                let d = |i: usize, j: usize| -> &[f32] {
+                    let (r, c) = ((2 * y + i) as isize - 1, (2 * x + j) as isize - 1);
+                    if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
+                        &zeros[..]
+                    } else {
+                        let at = (r as usize * width + c as usize) * channels;
+                        &board[at..at + channels]
+                    }
+                };
+                // Bᵀ d, row by row of the result.
+                for j in 0..4 {
+                    let (d0, d1, d2, d3) = (d(0, j), d(1, j), d(2, j), d(3, j));
+                    let t0 = &mut t[j * channels..(j + 1) * channels];
+                    for c in 0..channels {
+                        t0[c] = d0[c] - d2[c];
+                    }
+                    let t1 = &mut t[(4 + j) * channels..(5 + j) * channels];
+                    for c in 0..channels {
+                        t1[c] = d1[c] + d2[c];
+                    }
+                    let t2 = &mut t[(8 + j) * channels..(9 + j) * channels];
+                    for c in 0..channels {
+                        t2[c] = d2[c] - d1[c];
+                    }
+                    let t3 = &mut t[(12 + j) * channels..(13 + j) * channels];
+                    for c in 0..channels {
+                        t3[c] = d1[c] - d3[c];
+                    }
+                }
+                // (Bᵀ d) B, into the four points of each row.
+                for i in 0..4 {
+                    let row = |j: usize| &t[(i * 4 + j) * channels..(i * 4 + j + 1) * channels];
+                    let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+                    let at = |j: usize| ((i * 4 + j) * tiles + tile) * channels;
+                    let out = &mut v[at(0)..at(0) + channels];
+                    for c in 0..channels {
+                        out[c] = r0[c] - r2[c];
+                    }
+                    let out = &mut v[at(1)..at(1) + channels];
+                    for c in 0..channels {
+                        out[c] = r1[c] + r2[c];
+                    }
+                    let out = &mut v[at(2)..at(2) + channels];
+                    for c in 0..channels {
+                        out[c] = r2[c] - r1[c];
+                    }
+                    let out = &mut v[at(3)..at(3) + channels];
+                    for c in 0..channels {
+                        out[c] = r1[c] - r3[c];
+                    }
+                }
+            }
+        }
+    }
+}
+}
+
+multiversion! {
+/// `Y = Aᵀ M A` for every tile of products `m` (`[point, tile, channel]`), the 2×2
+/// outputs on the board written channels-last through `epilogue` with `bias`; every
+/// step runs along the channels.
+fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[f32], bias: &[f32], epilogue: Epilogue) {
+    let Geometry { height, width } = geometry;
+    let (ty, tx) = geometry.tiles();
+    let tiles = positions * ty * tx;
+    let (out, residual) = match epilogue {
+        Epilogue::Relu(out) => (out, false),
+        Epilogue::ResidualRelu(out) => (out, true),
+    };
+    let mut t = vec![0.0f32; 8 * channels];
+    for p in 0..positions {
+        for y in 0..ty {
+            for x in 0..tx {
+                let tile = (p * ty + y) * tx + x;
+                let mm = |k: usize| &m[(k * tiles + tile) * channels..(k * tiles + tile + 1) * channels];
+                // Aᵀ M: two rows.
+                for j in 0..4 {
+                    let (m0, m1, m2, m3) = (mm(j), mm(4 + j), mm(8 + j), mm(12 + j));
+                    let t0 = &mut t[j * channels..(j + 1) * channels];
+                    for c in 0..channels {
+                        t0[c] = m0[c] + m1[c] + m2[c];
+                    }
+                    let t1 = &mut t[(4 + j) * channels..(5 + j) * channels];
+                    for c in 0..channels {
+                        t1[c] = m1[c] - m2[c] - m3[c];
+                    }
+                }
+                // (Aᵀ M) A, bias, residual and ReLU, onto the board.
+                for i in 0..2 {
+                    let row = 2 * y + i;
+                    if row >= height {
+                        continue;
+                    }
+                    let r = |j: usize| &t[(i * 4 + j) * channels..(i * 4 + j + 1) * channels];
+                    let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+                    for j in 0..2 {
+                        let col = 2 * x + j;
+                        if col >= width {
+                            continue;
+                        }
+                        let at = ((p * height + row) * width + col) * channels;
+                        let out = &mut out[at..at + channels];
+                        // j = 0: r0 + r1 + r2; j = 1: r1 − r2 − r3.
+                        let (sign, a) = if j == 0 { (1.0, r0) } else { (-1.0, r3) };
+                        let values =
+                            r1.iter().zip(a).zip(r2).zip(&bias[..channels]).map(|(((r1, a), r2), b)| r1 + sign * (a + r2) + b);
+                        if residual {
+                            for (o, v) in out.iter_mut().zip(values) {
+                                *o = (v + *o).max(0.0);
+                            }
+                        } else {
+                            for (o, v) in out.iter_mut().zip(values) {
+                                *o = v.max(0.0);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+}
