@@ -59,7 +59,9 @@ fn garbage_gets_an_info_string_and_service_goes_on() {
     let script = "uci\nfrobnicate\nposition fen banana\nposition startpos moves h2h9x\ngo depth x\nposition startpos moves h2e2 h9g7\ngo depth 1\nquit\n";
     let lines = session("random", script);
     let errors = lines.iter().filter(|l| l.starts_with("info string error")).count();
-    assert_eq!(errors, 4, "{lines:?}");
+    // frobnicate, the bad FEN, the bad move, `depth x`, and no move from the broken position.
+    assert_eq!(errors, 5, "{lines:?}");
+    assert!(lines.iter().any(|l| l == "bestmove (none)"), "the go after a broken position: {lines:?}");
     let mut game = Xiangqi::start();
     for mv in ["h2e2", "h9g7"] {
         game.play(game.parse_move(mv).unwrap());
@@ -70,15 +72,62 @@ fn garbage_gets_an_info_string_and_service_goes_on() {
 #[test]
 fn a_finished_game_gets_no_move() {
     // Black is checkmated (a mate from tests/data/xiangqi-mates-public.jsonl, played out).
-    let lines = session("random", "uci\nposition fen 6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40 moves i7d7\ngo depth 1\nquit\n");
+    let lines = session(
+        "random",
+        "uci\nposition fen 6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40 moves i7d7\ngo depth 1\nquit\n",
+    );
     assert!(lines.iter().any(|l| l == "bestmove (none)"), "{lines:?}");
 }
 
 #[test]
 fn hash_option_is_offered_and_set() {
-    let lines = session("alphabeta:depth=2", "uci\nsetoption name Hash value 64\nsetoption name Hash value lots\nsetoption name Colour value red\nisready\n");
+    let lines = session(
+        "alphabeta:depth=2",
+        "uci\nsetoption name Hash value 64\nsetoption name Hash value lots\nsetoption name Colour value red\nisready\n",
+    );
     assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")), "{lines:?}");
     let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
     assert_eq!(errors.len(), 2, "{lines:?}");
     assert!(errors[0].contains("Hash must be") && errors[1].contains("unknown option `Colour`"), "{errors:?}");
+}
+
+#[test]
+fn every_go_ends_in_a_bestmove() {
+    for go in ["go searchmoves h2e2 b2e2 depth 1", "go mate 1", "go frobnicate 3 depth 1", "go depth"] {
+        let lines = session("alphabeta:depth=1", &format!("uci\nposition startpos\n{go}\n"));
+        assert!(Xiangqi::start().parse_move(bestmove(&lines)).is_ok(), "{go}: {lines:?}");
+    }
+}
+
+#[test]
+fn a_position_drawn_by_our_rules_still_gets_a_move() {
+    // The third occurrence of an idle cycle: drawn by our rules, but the GUI is the judge.
+    let moves = "f0f1 d9d8 f1f0 d8d9 f0f1 d9d8 f1f0 d8d9";
+    let lines = session(
+        "alphabeta:depth=2",
+        &format!("uci\nposition fen 3k5/9/9/9/9/9/9/9/9/5K3 w - - 0 1 moves {moves}\ngo depth 2\n"),
+    );
+    assert_ne!(bestmove(&lines), "(none)", "{lines:?}");
+}
+
+#[test]
+fn ucci_options_and_bye() {
+    let lines = session(
+        "alphabeta:depth=1",
+        "ucci\nsetoption usemillisec false\nsetoption hashsize 32\nsetoption newgame\nposition startpos\ngo time 5 increment 0\nquit\n",
+    );
+    assert!(lines.iter().any(|l| l == "option usemillisec type check default true"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("info string error")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("bye"), "{lines:?}");
+}
+
+#[test]
+fn stop_reaches_an_external_engine_behind_our_engine() {
+    // Our engine serving `uci:` (our own binary) is told `go infinite` then `stop`: the stop
+    // must be passed on, not wait for the external engine's time-out.
+    let inner = format!("uci:{} uci --player alphabeta:depth=2", env!("CARGO_BIN_EXE_xiangqi-zero"));
+    let started = std::time::Instant::now();
+    let lines = session(&inner, "uci\nposition startpos\ngo infinite\nstop\n");
+    assert!(Xiangqi::start().parse_move(bestmove(&lines)).is_ok(), "{lines:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "stop was not passed on");
 }

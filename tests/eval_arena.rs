@@ -35,13 +35,15 @@ fn start_positions<G: Game>(count: u64) -> Vec<Start<G>> {
 
 #[test]
 fn alphabeta_depth_three_beats_random_at_xiangqi() {
-    let result = run_match::<Xiangqi>(&spec("alphabeta:depth=3"), &spec("random"), &start_positions(10), &config(20)).unwrap();
+    let result =
+        run_match::<Xiangqi>(&spec("alphabeta:depth=3"), &spec("random"), &start_positions(10), &config(20)).unwrap();
     assert!(result.score.fraction() >= 0.95, "{:?}", result.score);
 }
 
 #[test]
 fn alphabeta_depth_three_beats_random_at_banqi() {
-    let result = run_match::<Banqi>(&spec("alphabeta:depth=3"), &spec("random"), &start_positions(10), &config(20)).unwrap();
+    let result =
+        run_match::<Banqi>(&spec("alphabeta:depth=3"), &spec("random"), &start_positions(10), &config(20)).unwrap();
     assert!(result.score.fraction() >= 0.95, "{:?}", result.score);
 }
 
@@ -70,17 +72,29 @@ fn an_engine_that_talks_garbage_loses() {
 }
 
 #[test]
-fn an_engine_without_handshake_forfeits() {
-    misbehaving_engine_loses("mute.sh", "forfeits");
+fn an_engine_without_handshake_stops_the_match_with_an_error() {
+    let error = run_match::<Xiangqi>(&engine("mute.sh"), &spec("random"), &start_positions(1), &config(2)).unwrap_err();
+    assert!(error.contains("answered neither `uci` nor `ucci`"), "{error}");
 }
 
 #[test]
 fn ucci_is_detected_by_handshake() {
-    let mut player = Xiangqi::player(&engine("ucci-first.sh"), 0).unwrap();
-    player.new_game().unwrap();
-    let report = player.think(&Xiangqi::start(), &Default::default(), &mut |_| {}).unwrap();
-    assert_eq!(report.best.unwrap().to_string(), "h2e2");
-    assert_eq!(player.name(), "ucci-fake");
+    // One engine ignores `uci`; the other dies of it, as ElephantEye does.
+    for (script, name) in [("ucci-first.sh", "ucci-fake"), ("eleeye-like.sh", "eleeye-like")] {
+        let mut player = Xiangqi::player(&engine(script), 0).unwrap();
+        player.new_game().unwrap();
+        let report = player.think(&Xiangqi::start(), &Default::default(), &mut |_| {}).unwrap();
+        assert_eq!(report.best.unwrap().to_string(), "h2e2");
+        assert_eq!(report.score, xiangqi_zero::search::Score::Cp(12), "UCCI's bare score is read");
+        assert_eq!(player.name(), name);
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_with_an_error() {
+    let missing = spec("uci:/nonexistent/engine");
+    let error = run_match::<Xiangqi>(&missing, &spec("random"), &start_positions(1), &config(2)).unwrap_err();
+    assert!(error.contains("/nonexistent/engine"), "{error}");
 }
 
 #[test]
@@ -123,7 +137,8 @@ fn our_engine_binary_plays_a_match_through_uci() {
 fn sprt_stops_a_lopsided_match_early() {
     let mut config = config(400);
     config.sprt = Some(xiangqi_zero::eval::Sprt::parse("0,100").unwrap());
-    let result = run_match::<Xiangqi>(&spec("alphabeta:depth=2"), &spec("random"), &start_positions(10), &config).unwrap();
+    let result =
+        run_match::<Xiangqi>(&spec("alphabeta:depth=2"), &spec("random"), &start_positions(10), &config).unwrap();
     assert_eq!(result.sprt, Some(xiangqi_zero::eval::SprtDecision::AcceptH1));
     assert!(result.score.games() < 100, "{:?}", result.score);
 }

@@ -71,8 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let result = match args.game {
         GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref())?, &config),
         GameKind::Banqi => {
-            let starts: Vec<Start<Banqi>> =
-                (0..args.games.div_ceil(2)).map(|pair| Start { game: Banqi::start(), opening: None, seed: args.seed.wrapping_add(pair as u64) }).collect();
+            let starts: Vec<Start<Banqi>> = (0..args.games.div_ceil(2))
+                .map(|pair| Start { game: Banqi::start(), opening: None, seed: args.seed.wrapping_add(pair as u64) })
+                .collect();
             run_match(&a, &b, &starts, &config)
         }
     }
@@ -113,8 +114,11 @@ fn xiangqi_starts(file: Option<&std::path::Path>) -> anyhow::Result<Vec<Start<Xi
 fn print_table(result: &MatchResult, sprt: Option<&Sprt>) {
     let score = &result.score;
     println!("{:<32} {:>6} {:>6} {:>6} {:>8}", "player", "wins", "draws", "losses", "score");
-    println!("{:<32} {:>6} {:>6} {:>6} {:>7.1}%", result.a, score.wins, score.draws, score.losses, 100.0 * score.fraction());
-    println!("{:<32} {:>6} {:>6} {:>6} {:>7.1}%", result.b, score.losses, score.draws, score.wins, 100.0 * (1.0 - score.fraction()));
+    for (name, row) in [(&result.a, *score), (&result.b, score.flipped())] {
+        let points = 100.0 * row.fraction();
+        println!("{name:<32} {:>6} {:>6} {:>6} {points:>7.1}%", row.wins, row.draws, row.losses);
+    }
+    println!("games: {}, draw ratio {:.1}%", score.games(), 100.0 * score.draw_ratio());
     match elo_estimate(score) {
         Some(elo) => println!("Elo difference (A − B): {:+.1} [{:+.1}, {:+.1}] (95%)", elo.elo, elo.lower, elo.upper),
         None => println!("Elo difference: no games"),
@@ -122,10 +126,15 @@ fn print_table(result: &MatchResult, sprt: Option<&Sprt>) {
     println!("LOS: {:.1}%", 100.0 * likelihood_of_superiority(score));
     if let Some(sprt) = sprt {
         let (lower, upper) = sprt.bounds();
-        let verdict = result.sprt.map_or("undecided".to_string(), |d| format!("{d:?}"));
+        let verdict = result.sprt.map_or("undecided".to_string(), |d| d.to_string());
         println!("SPRT: LLR {:.2} [{lower:.2}, {upper:.2}] — {verdict}", sprt.llr(score));
     }
-    let forfeits: Vec<&str> = result.records.iter().map(|r| r.reason.as_str()).filter(|r| r.contains("loses") || r.contains("forfeits")).collect();
+    let forfeits: Vec<&str> = result
+        .records
+        .iter()
+        .map(|r| r.reason.as_str())
+        .filter(|r| r.contains("loses") || r.contains("forfeits"))
+        .collect();
     for reason in forfeits {
         println!("note: {reason}");
     }

@@ -11,11 +11,32 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Kept back on every move for the protocol and the operating system.
 const SAFETY_MS: u64 = 50;
 
+/// The words `go` understands (UCI and UCCI).
+const KEYWORDS: [&str; 17] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "time",
+    "opptime",
+    "increment",
+    "oppincrement",
+    "movestogo",
+    "mate",
+    "infinite",
+    "ponder",
+    "draw",
+    "searchmoves",
+];
+
 /// A parsed `go` command.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct GoCommand {
     /// Search depth.
-    pub depth: Option<u32>,
+    pub depth: Option<u64>,
     /// Node (or simulation) budget.
     pub nodes: Option<u64>,
     /// Fixed time for this move.
@@ -30,46 +51,74 @@ pub struct GoCommand {
     pub infinite: bool,
 }
 
-/// Reads the words after `go`. `red_to_move` maps UCCI's own/opponent clocks to colours.
-pub fn parse_go(words: &[&str], red_to_move: bool) -> Result<GoCommand, String> {
+/// Reads the words after `go`. `red_to_move` maps UCCI's own/opponent clocks to
+/// colours; UCCI's clock values are multiplied by `ucci_time_unit_ms` (1, or 1000 while
+/// the GUI has not asked for `usemillisec`). Whatever cannot be used is skipped with a
+/// warning, never refused: every `go` must end in a `bestmove`.
+pub fn parse_go(words: &[&str], red_to_move: bool, ucci_time_unit_ms: u64) -> (GoCommand, Vec<String>) {
     let mut go = GoCommand::default();
+    let mut warnings = Vec::new();
     let (us, them) = if red_to_move { (0, 1) } else { (1, 0) };
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
-        let mut value = || -> Result<u64, String> {
-            i += 1;
-            let text = words.get(i).ok_or_else(|| format!("`{word}` needs a number"))?;
-            text.parse().map_err(|_| format!("`{word}` needs a number, not `{text}`"))
+        let value = words.get(i + 1).and_then(|text| text.parse::<u64>().ok());
+        let mut set = |slot: &mut Option<u64>, scale: u64| match value {
+            Some(number) => {
+                *slot = Some(number.saturating_mul(scale));
+                i += 1;
+            }
+            None => match words.get(i + 1).filter(|next| !KEYWORDS.contains(next)) {
+                Some(next) => {
+                    warnings.push(format!("`{word}` needs a number, not `{next}`"));
+                    i += 1;
+                }
+                None => warnings.push(format!("`{word}` needs a number")),
+            },
         };
         match word {
-            "depth" => go.depth = Some(value()?.min(INFINITE_DEPTH as u64) as u32),
-            "nodes" => go.nodes = Some(value()?),
-            "movetime" => go.movetime = Some(value()?),
-            "wtime" => go.clock[0] = Some(value()?),
-            "btime" => go.clock[1] = Some(value()?),
-            "winc" => go.increment[0] = Some(value()?),
-            "binc" => go.increment[1] = Some(value()?),
-            "time" => go.clock[us] = Some(value()?),
-            "opptime" => go.clock[them] = Some(value()?),
-            "increment" => go.increment[us] = Some(value()?),
-            "oppincrement" => go.increment[them] = Some(value()?),
-            "movestogo" => go.moves_to_go = Some(value()?),
-            "infinite" => go.infinite = true,
-            // UCCI's pondering and draw-offer flags change nothing here.
-            "ponder" | "draw" => {}
-            other => return Err(format!("unknown `go` parameter `{other}`")),
+            "depth" => set(&mut go.depth, 1),
+            "nodes" => set(&mut go.nodes, 1),
+            "movetime" => set(&mut go.movetime, 1),
+            "wtime" => set(&mut go.clock[0], 1),
+            "btime" => set(&mut go.clock[1], 1),
+            "winc" => set(&mut go.increment[0], 1),
+            "binc" => set(&mut go.increment[1], 1),
+            "time" => set(&mut go.clock[us], ucci_time_unit_ms),
+            "opptime" => set(&mut go.clock[them], ucci_time_unit_ms),
+            "increment" => set(&mut go.increment[us], ucci_time_unit_ms),
+            "oppincrement" => set(&mut go.increment[them], ucci_time_unit_ms),
+            "movestogo" => set(&mut go.moves_to_go, 1),
+            "mate" => {
+                // A mate in N moves lies within 2N − 1 plies.
+                let mut moves = None;
+                set(&mut moves, 1);
+                go.depth = moves.map(|n| n.saturating_mul(2).saturating_sub(1).max(1));
+            }
+            // Pondering (we offer no Ponder option, but some GUIs ponder anyway): think
+            // until `ponderhit` or `stop`.
+            "infinite" | "ponder" => go.infinite = true,
+            // UCCI's draw offer changes nothing here.
+            "draw" => {}
+            "searchmoves" => {
+                while words.get(i + 1).is_some_and(|w| w.len() >= 4 && w.as_bytes()[1].is_ascii_digit()) {
+                    i += 1;
+                }
+                warnings.push("`searchmoves` is not supported: searching every move".to_string());
+            }
+            other => warnings.push(format!("unknown `go` parameter `{other}` ignored")),
         }
         i += 1;
     }
-    Ok(go)
+    let go = GoCommand { depth: go.depth.map(|d| d.min(INFINITE_DEPTH as u64)), ..go };
+    (go, warnings)
 }
 
 impl GoCommand {
     /// The search limits for the side to move (`red` says which clock is ours).
     pub fn limits(&self, red_to_move: bool) -> Limits {
         let us = if red_to_move { 0 } else { 1 };
-        let mut limits = Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() };
+        let mut limits = Limits { depth: self.depth.map(|d| d as u32), nodes: self.nodes, ..Limits::default() };
         limits.movetime = match (self.movetime, self.clock[us]) {
             (Some(ms), _) => Some(Duration::from_millis(ms)),
             (None, Some(left)) => {

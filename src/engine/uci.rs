@@ -29,6 +29,10 @@ struct Engine {
     name: String,
     game: Xiangqi,
     dialect: Dialect,
+    /// Why the last `position` could not be set up in full, if it could not.
+    position_error: Option<String>,
+    /// UCCI: clock values come in milliseconds (`usemillisec`), else in seconds.
+    millis: bool,
     output: Output,
     search: Option<Search>,
 }
@@ -46,7 +50,16 @@ struct Search {
 /// move); `quit` stops it at once.
 pub fn serve(player: Box<dyn Player<Xiangqi>>, input: impl BufRead, output: Output) {
     let name = player.name();
-    let mut engine = Engine { player: Some(player), name, game: Xiangqi::start(), dialect: Dialect::Uci, output, search: None };
+    let mut engine = Engine {
+        player: Some(player),
+        name,
+        game: Xiangqi::start(),
+        dialect: Dialect::Uci,
+        position_error: None,
+        millis: true,
+        output,
+        search: None,
+    };
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !engine.command(line.trim()) {
@@ -68,6 +81,9 @@ impl Engine {
                 self.dialect = if first == "uci" { Dialect::Uci } else { Dialect::Ucci };
                 self.say(&format!("id name xiangqi-zero {} ({})", env!("CARGO_PKG_VERSION"), self.name));
                 self.say("id author the xiangqi-zero developers");
+                if self.dialect == Dialect::Ucci {
+                    self.say("option usemillisec type check default true");
+                }
                 for option in self.player.as_ref().map(|p| p.options()).unwrap_or_default() {
                     self.say(&option);
                 }
@@ -78,14 +94,7 @@ impl Engine {
                 self.say("readyok");
                 Ok(())
             }
-            "ucinewgame" => {
-                self.finish_search();
-                self.game = Xiangqi::start();
-                match self.player.as_mut().map(|p| p.new_game()) {
-                    Some(Err(error)) => Err(error.to_string()),
-                    _ => Ok(()),
-                }
-            }
+            "ucinewgame" => self.new_game(),
             "setoption" => {
                 self.finish_search();
                 self.set_option(rest)
@@ -102,9 +111,19 @@ impl Engine {
                 self.finish_search();
                 Ok(())
             }
-            "quit" => return false,
-            // UCCI's `probe`, pondering hits and the like: nothing to do.
-            "ponderhit" | "banmoves" => Ok(()),
+            "quit" => {
+                self.finish_search();
+                if self.dialect == Dialect::Ucci {
+                    self.say("bye");
+                }
+                return false;
+            }
+            // We offer no pondering: a `ponderhit` ends the ponder search like `stop`.
+            "ponderhit" => {
+                self.finish_search();
+                Ok(())
+            }
+            "banmoves" => Err("`banmoves` is not supported: every legal move stays allowed".into()),
             other => Err(format!("unknown command `{other}`")),
         };
         if let Err(error) = result {
@@ -119,6 +138,17 @@ impl Engine {
         let _ = out.flush();
     }
 
+    /// `ucinewgame` (and UCCI's `setoption newgame`).
+    fn new_game(&mut self) -> Result<(), String> {
+        self.finish_search();
+        self.game = Xiangqi::start();
+        self.position_error = None;
+        match self.player.as_mut().map(|p| p.new_game()) {
+            Some(Err(error)) => Err(error.to_string()),
+            _ => Ok(()),
+        }
+    }
+
     /// `setoption name <name> [value <value>]` (UCCI: `setoption <name> <value>`).
     fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
         let (name, value) = match words.first() {
@@ -129,8 +159,19 @@ impl Engine {
             Some(name) => (name.to_string(), words[1..].join(" ")),
             None => return Err("expected `setoption name <name> value <value>`".into()),
         };
-        let player = self.player.as_mut().ok_or("no player")?;
-        player.set_option(&name, &value)
+        match name.as_str() {
+            "usemillisec" => {
+                self.millis = value != "false";
+                Ok(())
+            }
+            "newgame" => self.new_game(),
+            _ => {
+                // UCCI names the table size `hashsize`.
+                let name = if name == "hashsize" { "Hash" } else { name.as_str() };
+                let player = self.player.as_mut().ok_or("no player")?;
+                player.set_option(name, &value)
+            }
+        }
     }
 
     /// `position startpos|fen <FEN> [moves m1 m2 …]`.
@@ -141,19 +182,39 @@ impl Engine {
             Some(&"fen") => words[1..moves_at].join(" "),
             _ => return Err("expected `position startpos` or `position fen <FEN>`".into()),
         };
-        let mut game = Xiangqi::from_fen(&fen, self.game.rules()).map_err(|e| e.to_string())?;
+        self.position_error = None;
+        let mut game = match Xiangqi::from_fen(&fen, self.game.rules()) {
+            Ok(game) => game,
+            Err(error) => {
+                self.position_error = Some(error.to_string());
+                return Err(error.to_string());
+            }
+        };
         for text in words.iter().skip(moves_at + 1) {
-            let mv = game.parse_move(text).map_err(|e| e.to_string())?;
-            game.play(mv);
+            match game.parse_move(text) {
+                Ok(mv) => game.play(mv),
+                Err(error) => {
+                    // Keep what could be played, but refuse to move from it.
+                    self.position_error = Some(error.to_string());
+                    self.game = game;
+                    return Err(error.to_string());
+                }
+            }
         }
         self.game = game;
         Ok(())
     }
 
-    /// Starts a search on its own thread.
+    /// Starts a search on its own thread. Every `go` ends in a `bestmove`: after a
+    /// position that could not be set up, `bestmove (none)` (UCCI: `nobestmove`).
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
         let red = self.game.to_move() == Seat::First;
-        let command = parse_go(words, red)?;
+        let unit = if self.millis { 1 } else { 1000 };
+        let (command, warnings) = parse_go(words, red, unit);
+        for warning in warnings {
+            self.say(&format!("info string error: {warning}"));
+        }
+        let refused = self.position_error.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let mut limits = command.limits(red);
         limits.stop = Some(stop.clone());
@@ -171,7 +232,11 @@ impl Engine {
             };
             let mut legal = Vec::new();
             game.legal_moves(&mut legal);
-            let best = if legal.is_empty() || game.status().is_over() {
+            // The GUI judges draws by rule; we move while a legal move exists.
+            let best = if legal.is_empty() {
+                None
+            } else if let Some(error) = refused {
+                print(format!("info string error: no move from an invalid position ({error})"));
                 None
             } else {
                 let mut info = |report: &Report<Move>| print(info_line(report, dialect));

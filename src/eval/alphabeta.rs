@@ -19,7 +19,12 @@ pub trait Searcher<G: Game>: Send {
 }
 
 impl Searcher<Xiangqi> for AlphaBeta {
-    fn search(&mut self, game: &Xiangqi, limits: &Limits, info: &mut dyn FnMut(&Report<<Xiangqi as Game>::Move>)) -> Report<<Xiangqi as Game>::Move> {
+    fn search(
+        &mut self,
+        game: &Xiangqi,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Report<<Xiangqi as Game>::Move>),
+    ) -> Report<<Xiangqi as Game>::Move> {
         AlphaBeta::search(self, game, limits, info)
     }
 
@@ -33,7 +38,12 @@ impl Searcher<Xiangqi> for AlphaBeta {
 }
 
 impl Searcher<Banqi> for Expectimax {
-    fn search(&mut self, game: &Banqi, limits: &Limits, info: &mut dyn FnMut(&Report<<Banqi as Game>::Move>)) -> Report<<Banqi as Game>::Move> {
+    fn search(
+        &mut self,
+        game: &Banqi,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Report<<Banqi as Game>::Move>),
+    ) -> Report<<Banqi as Game>::Move> {
         Expectimax::search(self, game, limits, info)
     }
 
@@ -49,7 +59,7 @@ impl Searcher<Banqi> for Expectimax {
 /// Transposition table size when none is given (MiB).
 pub const DEFAULT_HASH_MB: usize = 16;
 /// The largest transposition table a GUI may ask for (MiB).
-const MAX_HASH_MB: usize = 4096;
+pub const MAX_HASH_MB: usize = 4096;
 
 /// A classical search with its own limits per move.
 pub struct AlphaBetaPlayer<S> {
@@ -107,7 +117,12 @@ impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
         Ok(())
     }
 
-    fn think(&mut self, game: &G, limits: &Limits, info: &mut dyn FnMut(&Report<G::Move>)) -> Result<Report<G::Move>, PlayerError> {
+    fn think(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<Report<G::Move>, PlayerError> {
         let report = self.searcher.search(game, &limits_or(limits, &self.limits), info);
         match report.best {
             Some(_) => Ok(report),

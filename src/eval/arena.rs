@@ -67,18 +67,25 @@ struct Played {
     record: GameRecord,
     /// 1 if the player who moved first won, 0 if they lost, ½ for a draw.
     first_points: f64,
-    /// Whether the player who moved first plays `Player::First` (Red in Xiangqi).
+    /// Whether the player who moved first plays Red.
     first_is_red: bool,
 }
 
 /// Plays the match between `a` and `b` over `starts` (cycled), game 2k with A moving
 /// first and game 2k+1 with B moving first from the same start.
-pub fn run_match<G: Playable>(a: &PlayerSpec, b: &PlayerSpec, starts: &[Start<G>], config: &MatchConfig) -> Result<MatchResult, String> {
+pub fn run_match<G: Playable>(
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    starts: &[Start<G>],
+    config: &MatchConfig,
+) -> Result<MatchResult, String> {
     if starts.is_empty() {
         return Err("no start positions".into());
     }
     let games = config.games.div_ceil(2) as usize * 2;
-    let names = (G::player(a, config.seed)?.name(), G::player(b, config.seed)?.name());
+    // Start each player once now, so that an engine that cannot start stops the match
+    // with its error instead of forfeiting every game.
+    let names = (probe::<G>(a, "A", config.seed)?, probe::<G>(b, "B", config.seed)?);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let state = Mutex::new((Score::default(), Vec::<GameRecord>::new(), None::<SprtDecision>));
@@ -106,8 +113,11 @@ pub fn run_match<G: Playable>(a: &PlayerSpec, b: &PlayerSpec, starts: &[Start<G>
                     }
                     let start = &starts[(index / 2) % starts.len()];
                     let a_first = index % 2 == 0;
-                    let (first, second): (&mut dyn Player<G>, &mut dyn Player<G>) =
-                        if a_first { (player_a.as_mut(), player_b.as_mut()) } else { (player_b.as_mut(), player_a.as_mut()) };
+                    let (first, second): (&mut dyn Player<G>, &mut dyn Player<G>) = if a_first {
+                        (player_a.as_mut(), player_b.as_mut())
+                    } else {
+                        (player_b.as_mut(), player_a.as_mut())
+                    };
                     let seat_names = if a_first { (&names.0, &names.1) } else { (&names.1, &names.0) };
                     let mut played = play_game(first, second, start, config);
                     played.record.round = index as u32 + 1;
@@ -137,7 +147,13 @@ pub fn run_match<G: Playable>(a: &PlayerSpec, b: &PlayerSpec, starts: &[Start<G>
                             stop.store(true, Ordering::SeqCst);
                         }
                     }
-                    bar.set_message(format!("{}-{}-{} ({:.1}%)", score.wins, score.draws, score.losses, 100.0 * score.fraction()));
+                    bar.set_message(format!(
+                        "{}-{}-{} ({:.1}%)",
+                        score.wins,
+                        score.draws,
+                        score.losses,
+                        100.0 * score.fraction()
+                    ));
                     bar.inc(1);
                 }
             });
@@ -149,6 +165,13 @@ pub fn run_match<G: Playable>(a: &PlayerSpec, b: &PlayerSpec, starts: &[Start<G>
     }
     let (score, records, sprt) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(MatchResult { a: names.0, b: names.1, score, records, sprt })
+}
+
+/// Builds and starts the player `spec` once, returning its name.
+fn probe<G: Playable>(spec: &PlayerSpec, label: &str, seed: u64) -> Result<String, String> {
+    let mut player = G::player(spec, seed).map_err(|e| format!("player {label}: {e}"))?;
+    player.new_game().map_err(|e| format!("player {label}: {e}"))?;
+    Ok(player.name())
 }
 
 fn progress_bar(visible: bool, games: u64) -> ProgressBar {
@@ -186,42 +209,50 @@ fn play_game<'p, G: Game>(
     let first_seat = game.to_move();
     let mut moves = Vec::new();
     let limits = Limits { movetime: config.movetime, ..Limits::default() };
-    let finish = |winner: Option<Seat>, reason: String, moves: Vec<String>| Played {
-        record: GameRecord {
-            game: G::NAME.to_string(),
-            red: String::new(),
-            black: String::new(),
-            start: start.game.to_text(),
-            moves,
-            result: match winner {
-                Some(Seat::First) => "1-0",
-                Some(Seat::Second) => "0-1",
-                None => "1/2-1/2",
-            }
-            .to_string(),
-            reason,
-            round: 0,
-            opening: start.opening.clone(),
-        },
-        first_points: match winner {
-            Some(w) if w == first_seat => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        },
-        first_is_red: first_seat == Seat::First,
+    let finish = |winner: Option<Seat>, reason: String, moves: Vec<String>, red: Option<Seat>| {
+        let red = red.unwrap_or(Seat::First);
+        Played {
+            record: GameRecord {
+                game: G::NAME.to_string(),
+                red: String::new(),
+                black: String::new(),
+                start: start.game.to_text(),
+                moves,
+                result: match winner {
+                    Some(w) if w == red => "1-0",
+                    Some(_) => "0-1",
+                    None => "1/2-1/2",
+                }
+                .to_string(),
+                reason,
+                round: 0,
+                opening: start.opening.clone(),
+            },
+            first_points: match winner {
+                Some(w) if w == first_seat => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            },
+            first_is_red: first_seat == red,
+        }
     };
     for (seat, player) in [(first_seat, &mut *first), (first_seat.opponent(), &mut *second)] {
         if let Err(error) = player.new_game() {
-            return finish(Some(seat.opponent()), format!("{} forfeits: {error}", player.name()), moves);
+            return finish(
+                Some(seat.opponent()),
+                format!("{} forfeits: {error}", player.name()),
+                moves,
+                game.red_player(),
+            );
         }
     }
     let mut legal = Vec::new();
     loop {
         if let Status::Over { winner, reason } = game.status() {
-            return finish(winner, reason.to_string(), moves);
+            return finish(winner, reason.to_string(), moves, game.red_player());
         }
         if moves.len() >= config.max_plies {
-            return finish(None, "max-plies".to_string(), moves);
+            return finish(None, "max-plies".to_string(), moves, game.red_player());
         }
         let seat: Seat = game.to_move();
         let player: &mut dyn Player<G> = if seat == first_seat { &mut *first } else { &mut *second };
@@ -235,7 +266,14 @@ fn play_game<'p, G: Game>(
         };
         let mv = match chosen {
             Ok(mv) => mv,
-            Err(why) => return finish(Some(seat.opponent()), format!("{} loses: {why}", player.name()), moves),
+            Err(why) => {
+                return finish(
+                    Some(seat.opponent()),
+                    format!("{} loses: {why}", player.name()),
+                    moves,
+                    game.red_player(),
+                )
+            }
         };
         game.play(mv);
         let mut text = mv.to_string();

@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -37,6 +38,8 @@ pub struct EngineConfig {
     pub limits: Limits,
     /// How long to wait for a move beyond the limit before declaring a hang.
     pub grace: Duration,
+    /// Options set after the handshake (`UCI_Variant`, `Threads`, …), as name and value.
+    pub options: Vec<(String, String)>,
 }
 
 /// How long the handshake may take.
@@ -45,6 +48,10 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 const UNTIMED_MOVE: Duration = Duration::from_secs(120);
 /// How long to wait for `uciok` before trying `ucci` instead.
 const DETECT: Duration = Duration::from_secs(2);
+/// How long an engine told `stop` has to answer.
+const GRACE: Duration = Duration::from_secs(2);
+/// How often a wait looks at the caller's stop flag.
+const STOP_POLL: Duration = Duration::from_millis(10);
 
 /// A running engine process.
 struct Running {
@@ -87,7 +94,35 @@ impl ExternalEngine {
         self.running.as_mut().ok_or_else(|| PlayerError::Start("engine not running".into()))
     }
 
+    /// Starts the process and completes the handshake. When detecting, `uci` is tried
+    /// first; an engine that ignores it gets `ucci` as well, and one that dies of it (as
+    /// ElephantEye does when its first line is not `ucci`) is started again with `ucci`.
     fn start(&mut self) -> Result<Running, PlayerError> {
+        let attempts: &[&[Protocol]] = match self.config.protocol {
+            Protocol::Detect => &[&[Protocol::Uci, Protocol::Ucci], &[Protocol::Ucci]],
+            Protocol::Uci => &[&[Protocol::Uci]],
+            Protocol::Ucci => &[&[Protocol::Ucci]],
+        };
+        let mut last_error = None;
+        for hellos in attempts {
+            let mut running = self.spawn()?;
+            match self.handshake(&mut running, hellos) {
+                Ok(()) => return Ok(running),
+                Err(error @ PlayerError::Crashed(_)) => last_error = Some(error),
+                Err(error) => {
+                    last_error = Some(error);
+                    break;
+                }
+            }
+        }
+        let program = self.config.command.first().map_or("", String::as_str);
+        Err(PlayerError::Start(format!(
+            "`{program}` answered neither `uci` nor `ucci`{}",
+            last_error.map_or(String::new(), |e| format!(" ({e})"))
+        )))
+    }
+
+    fn spawn(&self) -> Result<Running, PlayerError> {
         let (program, args) =
             self.config.command.split_first().ok_or_else(|| PlayerError::Start("empty engine command".into()))?;
         let mut child = Command::new(program)
@@ -108,34 +143,45 @@ impl ExternalEngine {
                 }
             }
         });
-        let mut running = Running { child, stdin, lines, protocol: self.config.protocol };
-        let candidates: &[Protocol] = match self.config.protocol {
-            Protocol::Detect => &[Protocol::Uci, Protocol::Ucci],
-            Protocol::Uci => &[Protocol::Uci],
-            Protocol::Ucci => &[Protocol::Ucci],
-        };
-        for &protocol in candidates {
-            let (hello, ok) = match protocol {
-                Protocol::Ucci => ("ucci", "ucciok"),
-                _ => ("uci", "uciok"),
-            };
-            running.send(hello)?;
-            let wait = if candidates.len() > 1 && protocol == Protocol::Uci { DETECT } else { HANDSHAKE };
-            match running.wait_for(|line| line.trim() == ok, wait) {
-                Ok(seen) => {
-                    if let Some(name) = seen.iter().find_map(|l| l.strip_prefix("id name ")) {
-                        self.name = name.trim().to_string();
-                    }
-                    running.protocol = protocol;
-                    running.send("isready")?;
-                    running.wait_for(|line| line.trim() == "readyok", HANDSHAKE)?;
-                    return Ok(running);
+        Ok(Running { child, stdin, lines, protocol: self.config.protocol })
+    }
+
+    /// Says each hello in turn until the engine acknowledges one (`uciok` or `ucciok`,
+    /// whichever comes), then sets the configured options and waits for `readyok`.
+    fn handshake(&mut self, running: &mut Running, hellos: &[Protocol]) -> Result<(), PlayerError> {
+        let mut seen = Vec::new();
+        for (i, &protocol) in hellos.iter().enumerate() {
+            running.send(if protocol == Protocol::Ucci { "ucci" } else { "uci" })?;
+            let wait = if i + 1 < hellos.len() { DETECT } else { HANDSHAKE };
+            match running.wait_for(|line| matches!(line.trim(), "uciok" | "ucciok"), wait, None) {
+                Ok(lines) => {
+                    seen.extend(lines);
+                    break;
                 }
-                Err(PlayerError::Timeout(_)) => continue,
+                Err(PlayerError::Timeout(_)) if i + 1 < hellos.len() => continue,
                 Err(error) => return Err(error),
             }
         }
-        Err(PlayerError::Start(format!("`{program}` answered neither `uci` nor `ucci`")))
+        running.protocol =
+            if seen.last().is_some_and(|l| l.trim() == "ucciok") { Protocol::Ucci } else { Protocol::Uci };
+        if let Some(name) = seen.iter().find_map(|l| l.strip_prefix("id name ")) {
+            self.name = name.trim().to_string();
+        }
+        let offers = |option: &str| seen.iter().any(|l| l.starts_with(&format!("option name {option} ")));
+        let mut options = self.config.options.clone();
+        if offers("UCI_Variant") && !options.iter().any(|(name, _)| name == "UCI_Variant") {
+            // Fairy-Stockfish plays chess unless told otherwise.
+            options.push(("UCI_Variant".to_string(), "xiangqi".to_string()));
+        }
+        for (name, value) in &options {
+            running.send(&match running.protocol {
+                Protocol::Ucci => format!("setoption {name} {value}"),
+                _ => format!("setoption name {name} value {value}"),
+            })?;
+        }
+        running.send("isready")?;
+        running.wait_for(|line| line.trim() == "readyok", HANDSHAKE, None)?;
+        Ok(())
     }
 
     /// The `go` command for `limits`.
@@ -173,12 +219,25 @@ impl Running {
     }
 
     /// Reads lines until one satisfies `done`; returns all lines read (the last is the one).
-    fn wait_for(&mut self, done: impl Fn(&str) -> bool, limit: Duration) -> Result<Vec<String>, PlayerError> {
-        let deadline = Instant::now() + limit;
+    /// When `stop` is set meanwhile, the engine is told `stop` (once) and gets `GRACE` more.
+    fn wait_for(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        limit: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Vec<String>, PlayerError> {
+        let mut deadline = Instant::now() + limit;
+        let mut stopped = false;
         let mut seen = Vec::new();
         loop {
+            if !stopped && stop.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+                stopped = true;
+                self.send("stop")?;
+                deadline = deadline.min(Instant::now() + GRACE);
+            }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            let slice = if stop.is_some() { left.min(STOP_POLL) } else { left };
+            match self.lines.recv_timeout(slice) {
                 Ok(line) => {
                     let finished = done(&line);
                     seen.push(line);
@@ -186,9 +245,11 @@ impl Running {
                         return Ok(seen);
                     }
                 }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => return Err(PlayerError::Timeout(limit.as_millis())),
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
+                    let status =
+                        self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
                     return Err(PlayerError::Crashed(status));
                 }
             }
@@ -205,7 +266,7 @@ impl Player<Xiangqi> for ExternalEngine {
         let running = self.ensure_started()?;
         let result = if running.protocol == Protocol::Uci { running.send("ucinewgame") } else { Ok(()) }
             .and_then(|_| running.send("isready"))
-            .and_then(|_| running.wait_for(|line| line.trim() == "readyok", HANDSHAKE).map(drop));
+            .and_then(|_| running.wait_for(|line| line.trim() == "readyok", HANDSHAKE, None).map(drop));
         if result.is_err() {
             self.running = None;
         }
@@ -251,9 +312,18 @@ impl ExternalEngine {
         let running = self.ensure_started()?;
         running.send(position)?;
         running.send(&go)?;
-        let lines = running.wait_for(|line| line.starts_with("bestmove") || line.starts_with("nobestmove"), wait)?;
-        let mut report =
-            Report { depth: 0, seldepth: 0, score: Score::Cp(0), nodes: 0, elapsed: started.elapsed(), best: None, pv: Vec::new() };
+        let stop = limits.stop.as_deref();
+        let lines =
+            running.wait_for(|line| line.starts_with("bestmove") || line.starts_with("nobestmove"), wait, stop)?;
+        let mut report = Report {
+            depth: 0,
+            seldepth: 0,
+            score: Score::Cp(0),
+            nodes: 0,
+            elapsed: started.elapsed(),
+            best: None,
+            pv: Vec::new(),
+        };
         for line in &lines {
             if let Some(rest) = line.strip_prefix("info ") {
                 if read_info(rest, ranks_from_one, &mut report) {
@@ -284,13 +354,16 @@ fn read_info(rest: &str, ranks_from_one: bool, report: &mut Report<Move>) -> boo
             "seldepth" => report.seldepth = number(i + 1).unwrap_or(0).max(0) as u32,
             "nodes" => report.nodes = number(i + 1).unwrap_or(0).max(0) as u64,
             "score" => {
-                match (words.get(i + 1).copied(), number(i + 2)) {
-                    (Some("cp"), Some(cp)) => report.score = Score::Cp(cp as i32),
-                    (Some("mate"), Some(n)) => report.score = Score::Mate(n as i32),
+                // UCI: `score cp 12` / `score mate 3`; UCCI: `score 12`.
+                match (words.get(i + 1).copied(), number(i + 1), number(i + 2)) {
+                    (Some("cp"), _, Some(cp)) => report.score = Score::Cp(cp as i32),
+                    (Some("mate"), _, Some(n)) => report.score = Score::Mate(n as i32),
+                    (_, Some(cp), _) => report.score = Score::Cp(cp as i32),
                     _ => {}
                 }
                 scored = true;
             }
+            "string" => break,
             "pv" => {
                 report.pv = words[i + 1..].iter().map_while(|w| Move::parse(w, ranks_from_one)).collect();
                 break;

@@ -244,15 +244,15 @@ pub fn parse_file(text: &str) -> Result<Vec<OwnedOpening>, String> {
             }
         };
         if moves.contains(';') {
-            return Err(format!(
-                "line {number}: more than one `;` (expected `FEN; moves`)"
-            ));
+            return Err(format!("line {number}: more than one `;` (expected `FEN; moves`)"));
         }
         let moves = moves
             .split_whitespace()
-            .map(|mv| normalize_move(mv).ok_or_else(|| {
-                format!("line {number}: `{mv}` is not a move in ICCS notation (files a-i, ranks 0-9, e.g. `h2e2`)")
-            }))
+            .map(|mv| {
+                normalize_move(mv).ok_or_else(|| {
+                    format!("line {number}: `{mv}` is not a move in ICCS notation (files a-i, ranks 0-9, e.g. `h2e2`)")
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let name = match comment {
             Some(name) if !name.is_empty() => name.to_string(),
@@ -294,10 +294,7 @@ fn check_fen_shape(fen: &str) -> Result<(), String> {
     }
     let rows: Vec<&str> = fields[0].split('/').collect();
     if rows.len() != 10 {
-        return bad(format!(
-            "expected 10 rows separated by `/`, found {}",
-            rows.len()
-        ));
+        return bad(format!("expected 10 rows separated by `/`, found {}", rows.len()));
     }
     for (i, row) in rows.iter().enumerate() {
         let mut squares = 0;
@@ -313,10 +310,7 @@ fn check_fen_shape(fen: &str) -> Result<(), String> {
         }
     }
     if !matches!(fields[1], "w" | "r" | "b") {
-        return bad(format!(
-            "the side to move must be `w`, `r` or `b`, not `{}`",
-            fields[1]
-        ));
+        return bad(format!("the side to move must be `w`, `r` or `b`, not `{}`", fields[1]));
     }
     Ok(())
 }

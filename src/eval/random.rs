@@ -24,7 +24,12 @@ impl<G: Game> Player<G> for RandomPlayer {
         "random".to_string()
     }
 
-    fn think(&mut self, game: &G, _: &Limits, _: &mut dyn FnMut(&Report<G::Move>)) -> Result<Report<G::Move>, PlayerError> {
+    fn think(
+        &mut self,
+        game: &G,
+        _: &Limits,
+        _: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<Report<G::Move>, PlayerError> {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         if moves.is_empty() {

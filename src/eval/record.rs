@@ -61,9 +61,7 @@ impl GameRecord {
 
     /// The game as PGN, dated today (UTC); see [`GameRecord::to_pgn_dated`].
     pub fn to_pgn(&self, event: &str) -> String {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
         self.to_pgn_dated(event, &pgn_date(now))
     }
 
@@ -86,10 +84,7 @@ impl GameRecord {
             _ => "*",
         };
         let mut tags: Vec<(&str, String)> = vec![
-            (
-                "Game",
-                if banqi { "Banqi" } else { "Chinese Chess" }.to_string(),
-            ),
+            ("Game", if banqi { "Banqi" } else { "Chinese Chess" }.to_string()),
             ("Event", event.to_string()),
             ("Site", "xiangqi-zero".to_string()),
             ("Date", date.to_string()),
@@ -102,8 +97,7 @@ impl GameRecord {
             tags.push(("Opening", opening.clone()));
         }
         let start = self.start.trim();
-        let from_start =
-            start.is_empty() || start == "startpos" || same_position(start, XIANGQI_START);
+        let from_start = start.is_empty() || start == "startpos" || same_position(start, XIANGQI_START);
         if banqi || !from_start {
             tags.push(("FEN", start.to_string()));
         }
@@ -118,17 +112,9 @@ impl GameRecord {
         out.push('\n');
 
         // The side to move and the move number come from the FEN (Xiangqi only).
-        let fields: Vec<&str> = if banqi || from_start {
-            Vec::new()
-        } else {
-            start.split_whitespace().collect()
-        };
+        let fields: Vec<&str> = if banqi || from_start { Vec::new() } else { start.split_whitespace().collect() };
         let mut black_to_move = fields.get(1) == Some(&"b");
-        let mut number: u32 = fields
-            .get(5)
-            .and_then(|n| n.parse().ok())
-            .filter(|&n| n >= 1)
-            .unwrap_or(1);
+        let mut number: u32 = fields.get(5).and_then(|n| n.parse().ok()).filter(|&n| n >= 1).unwrap_or(1);
         // A move number stays on the line of the move it numbers.
         let mut tokens = Vec::with_capacity(self.moves.len() + 2);
         for (i, mv) in self.moves.iter().enumerate() {
@@ -145,10 +131,7 @@ impl GameRecord {
             }
             black_to_move = !black_to_move;
         }
-        let reason = self
-            .reason
-            .replace(['{', '}'], "")
-            .replace(['\n', '\r'], " ");
+        let reason = self.reason.replace(['{', '}'], "").replace(['\n', '\r'], " ");
         if !reason.trim().is_empty() {
             tokens.push(format!("{{{}}}", reason.trim()));
         }
@@ -190,8 +173,7 @@ fn same_position(a: &str, b: &str) -> bool {
 /// `h2e2` → `H2-E2`; any other text is kept as it is.
 fn iccs_for_pgn(mv: &str) -> String {
     let b = mv.as_bytes();
-    let square =
-        |f: u8, r: u8| (b'a'..=b'i').contains(&f.to_ascii_lowercase()) && r.is_ascii_digit();
+    let square = |f: u8, r: u8| (b'a'..=b'i').contains(&f.to_ascii_lowercase()) && r.is_ascii_digit();
     if b.len() == 4 && square(b[0], b[1]) && square(b[2], b[3]) {
         let up = mv.to_ascii_uppercase();
         format!("{}-{}", &up[..2], &up[2..])
@@ -202,10 +184,7 @@ fn iccs_for_pgn(mv: &str) -> String {
 
 /// A PGN tag value: backslashes and quotes escaped, line breaks as spaces.
 fn escape_tag(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(['\n', '\r'], " ")
+    value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
 }
 
 /// The UTC date of `unix_seconds` as PGN writes dates: `YYYY.MM.DD`.
@@ -214,16 +193,11 @@ pub fn pgn_date(unix_seconds: u64) -> String {
     let days = (unix_seconds / 86_400) as i64 + 719_468;
     let era = days.div_euclid(146_097);
     let day_of_era = days.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
 }
@@ -239,12 +213,9 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// flushes the directory entry (on Unix; a file system that cannot is not an error). On
 /// failure the temporary file is removed and `path` is untouched.
 pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
-    let name = path.file_name().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("`{}` names no file", path.display()),
-        )
-    })?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("`{}` names no file", path.display())))?;
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -256,10 +227,7 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
         TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let written = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
         file.write_all(contents.as_bytes())?;
         file.sync_all()?;
         drop(file);

@@ -2,15 +2,19 @@
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
-//! - `uci:COMMAND`, `ucci:COMMAND`, or with options `uci(ranks=1,ms=N,depth=N,nodes=N):COMMAND`
-//!   — an external Xiangqi engine; `uci:` detects UCI or UCCI by handshake, `ucci:`
-//!   insists on UCCI; `ranks=1` for engines that number ranks 1–10 (Fairy-Stockfish).
+//! - `uci:COMMAND`, `ucci:COMMAND`, or with options
+//!   `uci(ranks=1,ms=N,depth=N,nodes=N,option.NAME=VALUE):COMMAND` — an external Xiangqi
+//!   engine; `uci:` detects UCI or UCCI by handshake, `ucci:` insists on UCCI; `ranks=1`
+//!   for engines that number ranks 1–10 (Fairy-Stockfish, which is also told
+//!   `UCI_Variant xiangqi` whenever it offers that option); `option.Threads=2` and the
+//!   like are set after the handshake. A wrapper script should `exec` the engine, so
+//!   that stopping the player stops the engine.
 
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::alphabeta::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::external::{EngineConfig, ExternalEngine, Protocol};
-use super::alphabeta::DEFAULT_HASH_MB;
 use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
@@ -70,7 +74,12 @@ impl FromStr for PlayerSpec {
                         "depth" => limits.depth = Some(number(key, value, text)?),
                         "nodes" => limits.nodes = Some(number(key, value, text)?),
                         "ms" => limits.movetime = Some(Duration::from_millis(number(key, value, text)?)),
-                        "hash" => hash_mb = number(key, value, text)?,
+                        "hash" => {
+                            hash_mb = number(key, value, text)?;
+                            if !(1..=MAX_HASH_MB).contains(&hash_mb) {
+                                return Err(format!("`{text}`: hash must be 1 to {MAX_HASH_MB} (MiB)"));
+                            }
+                        }
                         _ => return Err(unknown(key, text)),
                     }
                 }
@@ -104,6 +113,7 @@ fn engine(kind: &str, rest: &str, text: &str) -> Result<PlayerSpec, String> {
         ranks_from_one: false,
         limits: Limits::default(),
         grace: Duration::from_secs(1),
+        options: Vec::new(),
     };
     for (key, value) in options(option_text, text)? {
         match key {
@@ -115,7 +125,10 @@ fn engine(kind: &str, rest: &str, text: &str) -> Result<PlayerSpec, String> {
             "depth" => config.limits.depth = Some(number(key, value, text)?),
             "nodes" => config.limits.nodes = Some(number(key, value, text)?),
             "ms" => config.limits.movetime = Some(Duration::from_millis(number(key, value, text)?)),
-            _ => return Err(unknown(key, text)),
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => config.options.push((name.to_string(), value.to_string())),
+                _ => return Err(unknown(key, text)),
+            },
         }
     }
     if config.limits.depth.is_none() && config.limits.nodes.is_none() && config.limits.movetime.is_none() {
@@ -128,7 +141,11 @@ fn engine(kind: &str, rest: &str, text: &str) -> Result<PlayerSpec, String> {
 fn options<'a>(text: &'a str, spec: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
     text.split(',')
         .filter(|part| !part.trim().is_empty())
-        .map(|part| part.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| format!("`{spec}`: expected key=value, found `{part}`")))
+        .map(|part| {
+            part.split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| format!("`{spec}`: expected key=value, found `{part}`"))
+        })
         .collect()
 }
 

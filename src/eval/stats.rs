@@ -37,31 +37,15 @@ pub struct Score {
 
 impl Score {
     /// One game won: `score += Score::WIN`.
-    pub const WIN: Score = Score {
-        wins: 1,
-        draws: 0,
-        losses: 0,
-    };
+    pub const WIN: Score = Score { wins: 1, draws: 0, losses: 0 };
     /// One game drawn.
-    pub const DRAW: Score = Score {
-        wins: 0,
-        draws: 1,
-        losses: 0,
-    };
+    pub const DRAW: Score = Score { wins: 0, draws: 1, losses: 0 };
     /// One game lost.
-    pub const LOSS: Score = Score {
-        wins: 0,
-        draws: 0,
-        losses: 1,
-    };
+    pub const LOSS: Score = Score { wins: 0, draws: 0, losses: 1 };
 
     /// A score of `wins`, `draws` and `losses`.
     pub const fn new(wins: u32, draws: u32, losses: u32) -> Score {
-        Score {
-            wins,
-            draws,
-            losses,
-        }
+        Score { wins, draws, losses }
     }
 
     /// Games played.
@@ -84,11 +68,7 @@ impl Score {
 
     /// The same games from the opponent's side: wins and losses swapped.
     pub const fn flipped(&self) -> Score {
-        Score {
-            wins: self.losses,
-            draws: self.draws,
-            losses: self.wins,
-        }
+        Score { wins: self.losses, draws: self.draws, losses: self.wins }
     }
 
     /// The share of games drawn, in [0, 1]; 0 before any game.
@@ -114,11 +94,7 @@ impl Add for Score {
     type Output = Score;
 
     fn add(self, other: Score) -> Score {
-        Score {
-            wins: self.wins + other.wins,
-            draws: self.draws + other.draws,
-            losses: self.losses + other.losses,
-        }
+        Score { wins: self.wins + other.wins, draws: self.draws + other.draws, losses: self.losses + other.losses }
     }
 }
 
@@ -131,14 +107,7 @@ impl AddAssign for Score {
 impl fmt::Display for Score {
     /// `W 60 D 20 L 20 (70.0%)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "W {} D {} L {} ({:.1}%)",
-            self.wins,
-            self.draws,
-            self.losses,
-            100.0 * self.fraction()
-        )
+        write!(f, "W {} D {} L {} ({:.1}%)", self.wins, self.draws, self.losses, 100.0 * self.fraction())
     }
 }
 
@@ -192,14 +161,7 @@ impl EloEstimate {
 impl fmt::Display for EloEstimate {
     /// `+147.2 ± 66.0 (95%: +86.2 to +218.3)`; infinite figures print as `+inf` / `-inf`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:+.1} ± {:.1} (95%: {:+.1} to {:+.1})",
-            self.elo,
-            self.margin(),
-            self.lower,
-            self.upper
-        )
+        write!(f, "{:+.1} ± {:.1} (95%: {:+.1} to {:+.1})", self.elo, self.margin(), self.lower, self.upper)
     }
 }
 
@@ -223,19 +185,11 @@ pub fn elo_estimate(score: &Score) -> Option<EloEstimate> {
     let n = f64::from(games);
     if score.wins == games {
         let lower = (0.025f64).powf(1.0 / n);
-        return Some(EloEstimate {
-            elo: f64::INFINITY,
-            lower: elo_from_fraction(lower),
-            upper: f64::INFINITY,
-        });
+        return Some(EloEstimate { elo: f64::INFINITY, lower: elo_from_fraction(lower), upper: f64::INFINITY });
     }
     if score.losses == games {
         let upper = 1.0 - (0.025f64).powf(1.0 / n);
-        return Some(EloEstimate {
-            elo: f64::NEG_INFINITY,
-            lower: f64::NEG_INFINITY,
-            upper: elo_from_fraction(upper),
-        });
+        return Some(EloEstimate { elo: f64::NEG_INFINITY, lower: f64::NEG_INFINITY, upper: elo_from_fraction(upper) });
     }
     let mu = score.fraction();
     let standard_error = (score.per_game_variance() / n).sqrt();
@@ -337,11 +291,7 @@ const OUTCOME_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 /// where every denominator is positive, so bisection finds `x`.
 fn most_likely_with_mean(observed: [f64; 3], mean: f64) -> [f64; 3] {
     let offsets = OUTCOME_SCORES.map(|a| a - mean);
-    let slope = |x: f64| -> f64 {
-        (0..3)
-            .map(|i| observed[i] * offsets[i] / (1.0 + x * offsets[i]))
-            .sum()
-    };
+    let slope = |x: f64| -> f64 { (0..3).map(|i| observed[i] * offsets[i] / (1.0 + x * offsets[i])).sum() };
     // Denominators stay positive for x in (−1/max offset, −1/min offset) = (−1/(1−mean), 1/mean).
     let (mut low, mut high) = (-1.0 / (1.0 - mean), 1.0 / mean);
     for _ in 0..200 {
@@ -383,26 +333,17 @@ impl Sprt {
         }
         let [elo0, elo1, alpha, beta] = numbers;
         if elo0 >= elo1 {
-            return Err(format!(
-                "SPRT `{text}`: elo0 ({elo0}) must be less than elo1 ({elo1})"
-            ));
+            return Err(format!("SPRT `{text}`: elo0 ({elo0}) must be less than elo1 ({elo1})"));
         }
         for (name, p) in [("alpha", alpha), ("beta", beta)] {
             if !(p > 0.0 && p < 1.0) {
-                return Err(format!(
-                    "SPRT `{text}`: {name} ({p}) must lie strictly between 0 and 1"
-                ));
+                return Err(format!("SPRT `{text}`: {name} ({p}) must lie strictly between 0 and 1"));
             }
         }
         if alpha + beta >= 1.0 {
             return Err(format!("SPRT `{text}`: alpha + beta must be less than 1"));
         }
-        Ok(Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-        })
+        Ok(Sprt { elo0, elo1, alpha, beta })
     }
 
     /// The log-likelihood ratio of H1 against H0 after `score` (0 before any game).
@@ -428,11 +369,7 @@ impl Sprt {
                 f64::from(count)
             }
         };
-        let counts = [
-            regularize(score.losses),
-            regularize(score.draws),
-            regularize(score.wins),
-        ];
+        let counts = [regularize(score.losses), regularize(score.draws), regularize(score.wins)];
         let n: f64 = counts.iter().sum();
         let observed = counts.map(|c| c / n);
         let p0 = most_likely_with_mean(observed, fraction_from_elo(self.elo0));
@@ -461,10 +398,7 @@ impl Sprt {
     /// The log-likelihood ratio's stopping bounds `(ln(β/(1−α)), ln((1−β)/α))`: at or below
     /// the first H0 is accepted, at or above the second H1. (−2.94, 2.94) for α = β = 0.05.
     pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
     /// The test's verdict after `score`, or `None` while the match should go on.
@@ -484,10 +418,6 @@ impl Sprt {
 impl fmt::Display for Sprt {
     /// `elo0 0, elo1 10, alpha 0.05, beta 0.05`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "elo0 {}, elo1 {}, alpha {}, beta {}",
-            self.elo0, self.elo1, self.alpha, self.beta
-        )
+        write!(f, "elo0 {}, elo1 {}, alpha {}, beta {}", self.elo0, self.elo1, self.alpha, self.beta)
     }
 }

@@ -168,6 +168,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The player to choose at this decision point.
     fn to_move(&self) -> Player;
 
+    /// The player who plays Red (upper-case letters), once known: in Xiangqi the first
+    /// player; in Banqi whoever the first flip made Red.
+    fn red_player(&self) -> Option<Player> {
+        Some(Player::First)
+    }
+
     /// Clears `out` and fills it with the moves the rules of movement allow (empty at a
     /// chance point). Draws by repetition or move limits are not applied here: callers
     /// ask [`Game::status`] whether the game goes on.

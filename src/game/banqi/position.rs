@@ -155,6 +155,10 @@ impl Game for Banqi {
         self.board.to_move()
     }
 
+    fn red_player(&self) -> Option<Player> {
+        [Player::First, Player::Second].into_iter().find(|&p| self.color_of(p) == Some(Color::Red))
+    }
+
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.pending.is_none() {

@@ -1,0 +1,48 @@
+//! Player specs: what parses, and the one-line errors for what does not.
+
+use xiangqi_zero::eval::{PlayerSpec, Protocol};
+
+fn error(text: &str) -> String {
+    text.parse::<PlayerSpec>().expect_err(text)
+}
+
+#[test]
+fn good_specs_parse() {
+    assert!(matches!("random".parse(), Ok(PlayerSpec::Random { seed: None })));
+    assert!(matches!("random:seed=3".parse(), Ok(PlayerSpec::Random { seed: Some(3) })));
+    match "alphabeta:depth=5,hash=64".parse() {
+        Ok(PlayerSpec::AlphaBeta { limits, hash_mb }) => assert_eq!((limits.depth, hash_mb), (Some(5), 64)),
+        other => panic!("{other:?}"),
+    }
+    match "alphabeta".parse() {
+        Ok(PlayerSpec::AlphaBeta { limits, .. }) => assert_eq!(limits.depth, Some(4)),
+        other => panic!("{other:?}"),
+    }
+    match "uci(ranks=1,ms=250,option.UCI_Variant=xiangqi):/usr/bin/fairy-stockfish --flag 'a b'".parse() {
+        Ok(PlayerSpec::Engine(config)) => {
+            assert_eq!(config.command, ["/usr/bin/fairy-stockfish", "--flag", "a b"]);
+            assert!(config.ranks_from_one);
+            assert_eq!(config.protocol, Protocol::Detect);
+            assert_eq!(config.limits.movetime, Some(std::time::Duration::from_millis(250)));
+            assert_eq!(config.options, [("UCI_Variant".to_string(), "xiangqi".to_string())]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!("ucci:eleeye".parse(), Ok(PlayerSpec::Engine(c)) if c.protocol == Protocol::Ucci));
+}
+
+#[test]
+fn bad_specs_say_what_is_wrong() {
+    assert!(error("alfabeta:depth=3").contains("unknown player"));
+    assert!(error("alphabeta:depht=3").contains("unknown option `depht`"));
+    assert!(error("alphabeta:depth=three").contains("needs a number"));
+    assert!(error("alphabeta:hash=100000000").contains("hash must be 1 to 4096"));
+    assert!(error("alphabeta:depth").contains("key=value"));
+    assert!(error("uci:").contains("no engine command"));
+    assert!(error("uci(ms=5:engine").contains("(options):COMMAND"));
+    assert!(error("uci:engine 'unbalanced").contains("quotes"));
+    assert!(error("uci(ranks=2):engine").contains("ranks must be 0 or 1"));
+    for text in ["", ":", "random:seed", "uci(", "(((", "alphabeta:,,,depth=1=2"] {
+        let _ = text.parse::<PlayerSpec>();
+    }
+}
