@@ -113,10 +113,8 @@ fn xiangqi_mirror_holds_along_random_games_with_counters() {
 /// for the other side, which must look the same to the side to move.
 fn colours_swapped(game: &Xiangqi) -> Xiangqi {
     let board = game.board();
-    let pieces: Vec<(Square, Piece)> = board
-        .pieces()
-        .map(|(sq, piece)| (sq.rotate(), Piece::new(piece.color().opponent(), piece.kind())))
-        .collect();
+    let pieces: Vec<(Square, Piece)> =
+        board.pieces().map(|(sq, piece)| (sq.rotate(), Piece::new(piece.color().opponent(), piece.kind()))).collect();
     let swapped = Board::new(&pieces, board.side_to_move().opponent()).unwrap();
     let (_, counters) = fen::parse(&game.to_text()).unwrap();
     Xiangqi::from_text(&fen::write(&swapped, counters)).unwrap()

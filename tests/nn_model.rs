@@ -164,3 +164,18 @@ fn devices_by_name() {
     }
     assert!(xiangqi_zero::nn::device::device("gpu-zero").is_err());
 }
+
+#[test]
+fn the_policy_is_a_softmax_over_the_legal_labels_only() {
+    use xiangqi_zero::nn::policy::{masked_softmax, wdl};
+    let logits = [5.0, 1.0, 1000.0, 1.0 + 2f32.ln()];
+    let mut probabilities = Vec::new();
+    masked_softmax(&logits, &[1, 3], &mut probabilities);
+    assert!((probabilities[0] - 1.0 / 3.0).abs() < 1e-6 && (probabilities[1] - 2.0 / 3.0).abs() < 1e-6);
+    masked_softmax(&logits, &[], &mut probabilities);
+    assert!(probabilities.is_empty());
+    let (p, score) = wdl([0.0, 0.0, 0.0]);
+    assert!(p.iter().all(|&x| (x - 1.0 / 3.0).abs() < 1e-6) && score.abs() < 1e-6);
+    let (_, score) = wdl([30.0, 0.0, -30.0]);
+    assert!((score - 1.0).abs() < 1e-6);
+}

@@ -116,7 +116,9 @@ fn search(depth: u32, runs: u32) {
             searcher.search(&game, &Limits::depth(depth), &mut |_| {})
         })
         .collect();
-    reports.sort_by(|a, b| (a.nodes as f64 / a.elapsed.as_secs_f64()).total_cmp(&(b.nodes as f64 / b.elapsed.as_secs_f64())));
+    reports.sort_by(|a, b| {
+        (a.nodes as f64 / a.elapsed.as_secs_f64()).total_cmp(&(b.nodes as f64 / b.elapsed.as_secs_f64()))
+    });
     let (nodes, median) = {
         let report = &reports[reports.len() / 2];
         (report.nodes, report.nodes as f64 / report.elapsed.as_secs_f64())
@@ -195,7 +197,10 @@ fn nn(runs: u32) {
         let grads = GradientsParams::from_grads(loss.backward(), &trained);
         trained = optimizer.step(1e-3, trained.clone(), grads);
     });
-    println!("nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s, {:.2}x PyTorch", rate / PYTORCH_TRAIN[reference]);
+    println!(
+        "nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s, {:.2}x PyTorch",
+        rate / PYTORCH_TRAIN[reference]
+    );
 }
 
 /// The median over `runs` runs of the positions per second of `step`, which handles

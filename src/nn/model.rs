@@ -38,7 +38,15 @@ pub struct NetConfig {
 impl NetConfig {
     /// The shape of a `blocks × channels` net for game `G`.
     pub fn new<G: Encoding>(blocks: usize, channels: usize) -> NetConfig {
-        NetConfig { game: G::NAME, planes: G::PLANES, height: G::HEIGHT, width: G::WIDTH, policy_size: G::POLICY_SIZE, blocks, channels }
+        NetConfig {
+            game: G::NAME,
+            planes: G::PLANES,
+            height: G::HEIGHT,
+            width: G::WIDTH,
+            policy_size: G::POLICY_SIZE,
+            blocks,
+            channels,
+        }
     }
 
     /// Floats of one encoded position.
@@ -52,8 +60,7 @@ impl std::fmt::Display for NetConfig {
         write!(
             f,
             "a {} net of {} blocks × {} channels, {} planes of {}×{}, {} policy labels",
-            self.game,
-            self.blocks, self.channels, self.planes, self.height, self.width, self.policy_size
+            self.game, self.blocks, self.channels, self.planes, self.height, self.width, self.policy_size
         )
     }
 }

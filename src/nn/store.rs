@@ -68,7 +68,8 @@ impl Net {
     /// shape must be that one; without, the net takes the file's shape.
     pub fn load<G: Encoding>(path: &Path, expected: Option<NetConfig>, device: &Device) -> Result<Net, NetError> {
         let (game, found) = read_sizes(path)?;
-        let mismatch = |found: String, expected: String| NetError::Mismatch { path: path.to_path_buf(), found, expected };
+        let mismatch =
+            |found: String, expected: String| NetError::Mismatch { path: path.to_path_buf(), found, expected };
         if game != G::NAME {
             return Err(mismatch(format!("a {game} net"), format!("a {} net", G::NAME)));
         }
@@ -94,7 +95,8 @@ impl Net {
 fn read_sizes(path: &Path) -> Result<(String, [usize; 6]), NetError> {
     let error = |why: String| NetError::Read { path: path.to_path_buf(), why };
     let metadata = read_metadata(path).map_err(error)?;
-    let field = |key: &str| metadata.get(key).ok_or_else(|| error(format!("no `{key}` in its metadata: not a net of ours")));
+    let field =
+        |key: &str| metadata.get(key).ok_or_else(|| error(format!("no `{key}` in its metadata: not a net of ours")));
     let game = field(GAME)?.clone();
     let mut sizes = [0; 6];
     for (size, key) in sizes.iter_mut().zip(SIZES) {

@@ -20,7 +20,7 @@ use weights::Weights;
 use winograd::{Epilogue, Geometry, Scratch};
 
 /// Positions a thread runs through the net at once.
-const TILE: usize = 8;
+const TILE: usize = 4;
 
 /// The scratch buffers of one thread.
 #[derive(Clone, Debug, Default)]

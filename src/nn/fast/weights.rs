@@ -88,7 +88,9 @@ fn fold(layer: &ConvBn) -> FoldedConv {
 fn side_by_side(a: &FoldedConv, b: &FoldedConv) -> FoldedConv {
     let output = a.output + b.output;
     let weight = (0..a.input)
-        .flat_map(|i| a.weight[i * a.output..(i + 1) * a.output].iter().chain(&b.weight[i * b.output..(i + 1) * b.output]))
+        .flat_map(|i| {
+            a.weight[i * a.output..(i + 1) * a.output].iter().chain(&b.weight[i * b.output..(i + 1) * b.output])
+        })
         .copied()
         .collect();
     FoldedConv { input: a.input, output, weight, bias: [a.bias.as_slice(), &b.bias].concat() }
