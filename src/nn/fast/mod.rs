@@ -35,9 +35,9 @@ struct Buffers {
     winograd: Scratch,
     /// The heads' 1×1 conv outputs.
     heads: Vec<f32>,
-    /// The policy head's flattened planes.
+    /// The policy head's flattened planes, for the whole part.
     policy_in: Vec<f32>,
-    /// The value head's flattened plane.
+    /// The value head's flattened plane, for the whole part.
     value_in: Vec<f32>,
     /// The value head's hidden layer.
     hidden: Vec<f32>,
@@ -97,30 +97,28 @@ impl CpuNet {
             .zip(value.par_chunks_mut(per_part * 3))
             .for_each(|(((buffers, input), policy), value)| {
                 let positions = value.len() / 3;
+                let cells = config.height * config.width;
+                sized(&mut buffers.policy_in, positions * cells * POLICY_PLANES);
+                sized(&mut buffers.value_in, positions * cells);
                 for start in (0..positions).step_by(TILE) {
                     let n = TILE.min(positions - start);
-                    run_tile(
-                        weights,
-                        buffers,
-                        &input[start * config.input_size()..(start + n) * config.input_size()],
-                        n,
-                        &mut policy[start * config.policy_size..(start + n) * config.policy_size],
-                        &mut value[start * 3..(start + n) * 3],
-                        parallelism,
-                    );
+                    let input = &input[start * config.input_size()..(start + n) * config.input_size()];
+                    run_trunk(weights, buffers, input, start, n, parallelism);
                 }
+                run_head_layers(weights, buffers, positions, policy, value, parallelism);
             });
     }
 }
 
-/// Runs `n` positions (at most `TILE`) through the net.
-fn run_tile(
+/// Runs `n` positions (at most `TILE`) through the trunk and the heads' 1×1 convs,
+/// leaving the heads' planes of the part's positions from `start` on in
+/// `buffers.policy_in` and `buffers.value_in`.
+fn run_trunk(
     weights: &Weights,
     buffers: &mut Buffers,
     input: &[f32],
+    start: usize,
     n: usize,
-    policy: &mut [f32],
-    value: &mut [f32],
     parallelism: Parallelism,
 ) {
     let config = &weights.config;
@@ -155,20 +153,31 @@ fn run_tile(
     let head_out = sized(&mut buffers.heads, rows * heads.output);
     matmul(rows, channels, heads.output, trunk, &heads.weight, head_out, Parallelism::None);
     bias_relu(head_out, &heads.bias);
-    let policy_in = sized(&mut buffers.policy_in, rows * POLICY_PLANES);
-    let value_in = sized(&mut buffers.value_in, rows);
+    let policy_in = &mut buffers.policy_in[start * cells * POLICY_PLANES..(start + n) * cells * POLICY_PLANES];
+    let value_in = &mut buffers.value_in[start * cells..(start + n) * cells];
     for (row, out) in head_out.chunks_exact(heads.output).enumerate() {
         policy_in[row * POLICY_PLANES..(row + 1) * POLICY_PLANES].copy_from_slice(&out[..POLICY_PLANES]);
         value_in[row] = out[POLICY_PLANES];
     }
+}
 
+/// The heads' linear layers over all `positions` of a part at once (one pass over the
+/// policy layer's large weights, not one per tile).
+fn run_head_layers(
+    weights: &Weights,
+    buffers: &mut Buffers,
+    positions: usize,
+    policy: &mut [f32],
+    value: &mut [f32],
+    parallelism: Parallelism,
+) {
     let fc = &weights.policy_fc;
-    matmul(n, fc.inputs, fc.outputs, policy_in, &fc.weight, policy, parallelism);
+    matmul(positions, fc.inputs, fc.outputs, &buffers.policy_in, &fc.weight, policy, parallelism);
     add_bias(policy, &fc.bias);
     let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);
-    let hidden = sized(&mut buffers.hidden, n * fc1.outputs);
-    matmul(n, fc1.inputs, fc1.outputs, value_in, &fc1.weight, hidden, Parallelism::None);
+    let hidden = sized(&mut buffers.hidden, positions * fc1.outputs);
+    matmul(positions, fc1.inputs, fc1.outputs, &buffers.value_in, &fc1.weight, hidden, Parallelism::None);
     bias_relu(hidden, &fc1.bias);
-    matmul(n, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value, Parallelism::None);
+    matmul(positions, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value, Parallelism::None);
     add_bias(value, &fc2.bias);
 }
