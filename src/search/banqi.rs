@@ -10,7 +10,7 @@ use super::banqi_eval::{victim_value, Evaluator};
 use super::deepen::{deepen, Deepening, Progress};
 use super::tt::{decode_move, encode_move, Bound, Table};
 use super::{value_from_tt, value_to_tt, Limits, Report, MATE, MAX_PLY};
-use crate::game::banqi::{Banqi, Board, Cell, Color, Kind, Move, MoveList, Square, Squares};
+use crate::game::banqi::{Banqi, Board, Cell, Color, Kind, Move, MoveList, Piece, Square, Squares};
 use crate::game::{Game, Player};
 
 /// Above any value a search can return.
@@ -173,8 +173,8 @@ impl Expectimax {
                 value
             } else {
                 let mut child = *board;
-                let captured = child.play(mv).is_some();
-                self.enter(ply, &child, captured);
+                let progress = play_counts_progress(&mut child, mv);
+                self.enter(ply, &child, progress);
                 if i == 0 {
                     self.child(&child, mover, depth - 1, ply + 1, alpha, beta, None)
                 } else {
@@ -400,6 +400,14 @@ impl Average {
     }
 }
 
+/// Plays the step, capture or end of a chain capture `mv` on `board`: whether it makes
+/// progress as the game counts it — a capture, or the end of a chain (`from == to`),
+/// which ends a turn that captured.
+#[inline]
+fn play_counts_progress(board: &mut Board, mv: Move) -> bool {
+    board.play(mv).is_some() || mv.is_in_place()
+}
+
 /// The face-down squares worth flipping below the root: those next to a face-up piece
 /// or on a line with a face-up Cannon (whatever turns up there may capture or be
 /// captured at once), and one more that stands for all the quiet ones.
@@ -433,7 +441,7 @@ fn neighbours(sq: Square) -> u32 {
 /// The squares of `color`'s face-up Cannons.
 #[inline]
 fn cannons(board: &Board, color: Color) -> u32 {
-    board.pieces[crate::game::banqi::Piece::new(color, Kind::Cannon).index()]
+    board.squares_of(Piece::new(color, Kind::Cannon))
 }
 
 /// Ordering: the hash move, captures (best victim first), steps, then flips.
@@ -468,6 +476,43 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// The search counts the plies without progress as the game does, chain captures
+    /// included: a capture and the end of a chain make progress, a step does not.
+    #[test]
+    fn progress_is_counted_as_the_game_counts_it() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let rules = crate::game::banqi::Rules { chain_captures: true, ..Default::default() };
+        let mut moves = Vec::new();
+        let mut chain_ends = 0;
+        for _ in 0..100 {
+            let mut game = Banqi::with_rules(rules);
+            while game.counters().plies < 300 && !game.status().is_over() {
+                if game.resolve_chance(&mut rng).is_some() {
+                    continue;
+                }
+                game.legal_moves(&mut moves);
+                let before = game.counters().since_progress;
+                for &mv in moves.iter().filter(|mv| !mv.is_in_place() || game.board().cell(mv.from) != Cell::Hidden) {
+                    let mut board = *game.board();
+                    let progress = play_counts_progress(&mut board, mv);
+                    let mut after = game.clone();
+                    after.play(mv);
+                    let expected = if progress { 0 } else { before + 1 };
+                    assert_eq!(after.counters().since_progress, expected, "{} then {mv}", game.to_text());
+                    chain_ends += mv.is_in_place() as u32;
+                }
+                // Mostly captures, so that chains are frequent.
+                let capture = moves.iter().find(|mv| game.board().piece_at(mv.to).is_some() && !mv.is_in_place());
+                let mv = match capture {
+                    Some(&mv) if rng.random_bool(0.8) => mv,
+                    _ => moves[rng.random_range(0..moves.len())],
+                };
+                game.play(mv);
+            }
+        }
+        assert!(chain_ends > 0, "no chain capture ended");
+    }
 
     /// Star1 never cuts off wrongly: with children that answer as a search does (the
     /// exact value inside their window, a bound beyond it), a cut-off bound is on the

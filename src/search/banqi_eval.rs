@@ -9,7 +9,7 @@
 //! which is the pool's expectation for each side. A small term rewards face-up pieces
 //! for standing near enemies they can capture, so that the search closes in.
 
-use crate::game::banqi::{Board, Color, Kind, Squares};
+use crate::game::banqi::{Board, Color, Kind, Piece, Squares};
 
 /// What capturing one piece of each kind is worth, in `Kind` order (General first).
 const PREY: [i32; 7] = [60, 35, 25, 18, 12, 30, 8];
@@ -28,9 +28,10 @@ fn census(board: &Board) -> ([[u32; 7]; 2], [[i32; 7]; 2]) {
     let mut counts = [[0; 7]; 2];
     for color in Color::ALL {
         let c = color.index();
-        masks[c].copy_from_slice(&board.pieces[c * 7..c * 7 + 7]);
         let hidden = board.pool().counts_of(color);
-        for k in 0..7 {
+        for kind in Kind::ALL {
+            let k = kind.index();
+            masks[c][k] = board.squares_of(Piece::new(color, kind));
             counts[c][k] = masks[c][k].count_ones() as i32 + hidden[k] as i32;
         }
     }

@@ -72,6 +72,19 @@ impl Entry {
     }
 }
 
+/// The fewest entries a table has.
+const MIN_ENTRIES: usize = 1024;
+
+/// The entry count for a table of `wanted` entries: at least [`MIN_ENTRIES`], halved
+/// while `grant` refuses it (below [`MIN_ENTRIES`] it is taken whatever `grant` says).
+fn granted(wanted: usize, mut grant: impl FnMut(usize) -> bool) -> usize {
+    let mut count = wanted.max(MIN_ENTRIES);
+    while count > MIN_ENTRIES && !grant(count) {
+        count = (count / 2).max(MIN_ENTRIES);
+    }
+    count
+}
+
 /// A fixed-size table of entries.
 pub(crate) struct Table {
     entries: Vec<Entry>,
@@ -79,10 +92,14 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least a thousand entries).
+    /// A table of about `megabytes` MiB (at least a thousand entries). A size the
+    /// allocator refuses is halved until it is granted, instead of aborting the process.
     pub fn new(megabytes: usize) -> Table {
-        let count = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Entry>()).max(1024);
-        Table { entries: vec![Entry::default(); count], generation: 0 }
+        let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Entry>();
+        let mut entries = Vec::new();
+        let count = granted(wanted, |count| entries.try_reserve_exact(count).is_ok());
+        entries.resize(count, Entry::default());
+        Table { entries, generation: 0 }
     }
 
     /// Forgets everything.
@@ -109,19 +126,27 @@ impl Table {
     }
 
     /// Stores a result, replacing the entry in the slot unless it holds a deeper search
-    /// of another position from this search.
+    /// of another position from this search, or a much deeper one of this position that
+    /// the new result (a bound, not exact) would only make vaguer.
     #[inline]
     pub fn store(&mut self, key: u64, mv: u16, value: i32, depth: i32, bound: Bound) {
         let generation = self.generation;
         let index = self.index(key);
         let slot = &mut self.entries[index];
         let depth = depth.clamp(-1, i8::MAX as i32) as i8;
-        if slot.key == key || slot.generation != generation || depth >= slot.depth {
-            // Keep the old move when the new result found none.
-            let mv = if mv == 0 && slot.key == key { slot.mv } else { mv };
-            let value = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-            *slot = Entry { key, mv, value, depth, bound: bound as u8, generation };
+        if slot.key == key {
+            if bound != Bound::Exact && slot.depth as i32 > depth as i32 + 2 {
+                // Keep the deeper result, still of use in this search.
+                slot.generation = generation;
+                return;
+            }
+        } else if slot.generation == generation && depth < slot.depth {
+            return;
         }
+        // Keep the old move when the new result found none.
+        let mv = if mv == 0 && slot.key == key { slot.mv } else { mv };
+        let value = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        *slot = Entry { key, mv, value, depth, bound: bound as u8, generation };
     }
 }
 
@@ -144,5 +169,34 @@ mod tests {
         assert_eq!(decode_move(encode_move(89, 0)), Some((89, 0)));
         assert_eq!(decode_move(encode_move(0, 0)), Some((0, 0)));
         assert_eq!(decode_move(0), None);
+    }
+
+    /// A shallow bound does not overwrite a much deeper result for the same position; an
+    /// exact result, or one not much shallower, does.
+    #[test]
+    fn shallow_bounds_keep_deep_results() {
+        let mut table = Table::new(1);
+        table.store(42, 7, 30, 9, Bound::Exact);
+        table.store(42, 8, 10, 6, Bound::Upper);
+        table.store(42, 8, 50, 3, Bound::Lower);
+        let entry = table.probe(42).unwrap();
+        assert_eq!((entry.mv, entry.value(), entry.depth, entry.bound()), (7, 30, 9, Bound::Exact));
+        table.store(42, 0, 20, 7, Bound::Upper);
+        let entry = table.probe(42).unwrap();
+        assert_eq!((entry.mv, entry.value(), entry.depth, entry.bound()), (7, 20, 7, Bound::Upper));
+        table.store(42, 9, 25, 1, Bound::Exact);
+        let entry = table.probe(42).unwrap();
+        assert_eq!((entry.mv, entry.value(), entry.depth, entry.bound()), (9, 25, 1, Bound::Exact));
+    }
+
+    /// A size the allocator refuses gives a smaller table, not an abort.
+    #[test]
+    fn refused_sizes_are_halved() {
+        assert!(Vec::<Entry>::new().try_reserve_exact(usize::MAX / std::mem::size_of::<Entry>()).is_err());
+        assert_eq!(granted(usize::MAX, |count| count <= 5000), usize::MAX >> 52);
+        assert_eq!(granted(1 << 20, |_| true), 1 << 20);
+        assert_eq!(granted(1 << 20, |_| false), MIN_ENTRIES);
+        assert_eq!(granted(0, |_| false), MIN_ENTRIES);
+        assert_eq!(Table::new(0).entries.len(), MIN_ENTRIES);
     }
 }

@@ -12,7 +12,7 @@ use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE};
 use super::tt::{decode_move, encode_move, Bound, Table};
 use super::xiangqi_eval::{delta, evaluate, for_side, material};
 use super::{value_from_tt, value_to_tt, Limits, Report, MATE, MAX_PLY};
-use crate::game::xiangqi::{Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
+use crate::game::xiangqi::{fen, Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
 use crate::game::{Game, Status};
 
 /// Above any value a search can return.
@@ -53,6 +53,19 @@ pub struct AlphaBeta {
     root_eval: i32,
     /// The rules of the game searched.
     rules: Rules,
+    /// What `judge_cycle` replayed, for the tests: moves that were not legal where they
+    /// were played, and cycles judged below a null move.
+    #[cfg(test)]
+    replay_check: ReplayCheck,
+}
+
+/// The tests' record of `judge_cycle`'s replays.
+#[cfg(test)]
+#[derive(Clone, Copy, Default, Debug)]
+struct ReplayCheck {
+    illegal: u32,
+    after_null: u32,
+    moves: u32,
 }
 
 /// An unused move slot.
@@ -73,6 +86,8 @@ impl AlphaBeta {
             root_board: Board::start(),
             root_eval: 0,
             rules: Rules::default(),
+            #[cfg(test)]
+            replay_check: ReplayCheck::default(),
         }
     }
 
@@ -134,6 +149,10 @@ impl AlphaBeta {
         self.path.resize(self.base + MAX_PLY + 2, Frame::default());
         self.moves = moves;
         self.moves.resize(self.base + MAX_PLY + 2, NULL);
+        // The verdicts were judged by the rules in force then.
+        if game.rules() != self.rules {
+            self.verdicts.fill((0, 0));
+        }
         self.rules = game.rules();
         self.root = Some(game.clone());
     }
@@ -179,6 +198,8 @@ impl AlphaBeta {
         if !pv_node && ply > 0 && depth >= 3 && !frame.in_check && !frame.null && for_side(red_eval, side) >= beta && has_attackers(board, side) {
             let child = board.passed();
             self.path[self.base + ply + 1] = Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
+            // No move leads there: `judge_cycle` never replays this slot.
+            self.moves[self.base + ply] = NULL;
             let reduction = 3 + (depth >= 7) as i32;
             let value = -self.search_node(&child, red_eval, depth - reduction, ply + 1, -beta, -beta + 1);
             if self.progress.clock.aborted {
@@ -361,16 +382,15 @@ impl AlphaBeta {
         if self.verdicts[slot].0 == key {
             return decode_winner(self.verdicts[slot].1);
         }
-        let mut game = self.root.clone()?;
-        for &mv in &self.moves[self.base..n] {
-            game.play(mv);
-        }
+        let mut game = self.game_at(k, n)?;
         let mut status = game.status();
         'replay: for _ in 0..2 {
             for j in k..n {
                 if status.is_over() {
                     break 'replay;
                 }
+                #[cfg(test)]
+                self.check_replay(game.board(), self.moves[j]);
                 game.play(self.moves[j]);
                 status = game.status();
             }
@@ -381,6 +401,50 @@ impl AlphaBeta {
         };
         self.verdicts[slot] = (key, winner.map_or(0, |c| 1 + c.index() as u8));
         winner
+    }
+
+    /// The game at `path[n]` with the cycle from `path[k]` in its history, to judge it:
+    /// the root's game played on by the moves since. A null move cannot be played in a
+    /// game, so below one (which resets the plies since a capture: the cycle lies after
+    /// it) the game starts at `path[k]` instead, rebuilt from the board there.
+    fn game_at(&mut self, k: usize, n: usize) -> Option<Xiangqi> {
+        let (mut game, from) = if (self.base + 1..=n).any(|j| self.path[j].null) {
+            debug_assert!(k > self.base, "a cycle lies after every null move on its line");
+            #[cfg(test)]
+            {
+                self.replay_check.after_null += 1;
+            }
+            let mut board = self.root_board;
+            for j in self.base..k {
+                if self.path[j + 1].null {
+                    board = board.passed();
+                } else {
+                    #[cfg(test)]
+                    self.check_replay(&board, self.moves[j]);
+                    board.play(self.moves[j]);
+                }
+            }
+            debug_assert_eq!(board.hash(), self.path[k].hash);
+            let counters = fen::Counters { since_capture: self.path[k].since_capture, move_number: 1 };
+            (Xiangqi::from_fen(&fen::write(&board, counters), self.rules).ok()?, k)
+        } else {
+            (self.root.clone()?, self.base)
+        };
+        for j in from..n {
+            #[cfg(test)]
+            self.check_replay(game.board(), self.moves[j]);
+            game.play(self.moves[j]);
+        }
+        // The line replayed is the line searched (no stale move slipped in).
+        debug_assert_eq!(game.board().hash(), self.path[n].hash);
+        (game.board().hash() == self.path[n].hash).then_some(game)
+    }
+
+    /// Counts a move replayed to judge a cycle, and whether it is legal on `board`.
+    #[cfg(test)]
+    fn check_replay(&mut self, board: &Board, mv: Move) {
+        self.replay_check.moves += 1;
+        self.replay_check.illegal += !board.is_legal(mv) as u32;
     }
 }
 
@@ -449,4 +513,37 @@ fn encode(mv: Move) -> u16 {
 fn decode(code: u16) -> Option<Move> {
     let (from, to) = decode_move(code)?;
     Some(Move::new(Square::from_index(from)?, Square::from_index(to)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// Every move `judge_cycle` replays is legal where it is played, in deep searches of
+    /// endgames full of repetitions, null moves included.
+    #[test]
+    fn cycles_are_judged_on_positions_reached_by_legal_moves() {
+        let cases = [
+            ("2bak4/4a4/4b4/9/9/9/9/4B4/4A4/2RAK1B2 w - - 0 1", 15),
+            ("4kab2/4a4/9/9/9/9/9/9/3C5/4K4 w - - 0 1", 15),
+            ("3ak4/4a4/4n4/9/9/9/9/9/9/3RK4 w - - 0 1", 13),
+            ("3akab2/9/4b4/9/9/9/9/4B4/4A4/2HAK1B2 w - - 0 1", 15),
+            ("3k5/4a4/4ba3/9/9/9/9/9/4p4/4K1R2 w - - 0 1", 15),
+        ];
+        let mut total = ReplayCheck::default();
+        for (fen, depth) in cases {
+            let game = Xiangqi::from_fen(fen, Rules::default()).unwrap();
+            let mut searcher = AlphaBeta::new(16);
+            let start = Instant::now();
+            searcher.search(&game, &Limits::depth(depth), &mut |_| {});
+            let check = searcher.replay_check;
+            eprintln!("{fen} depth {depth}: {check:?} in {:?}", start.elapsed());
+            assert_eq!(check.illegal, 0, "{fen}: illegal moves replayed: {check:?}");
+            total.moves += check.moves;
+            total.after_null += check.after_null;
+        }
+        // The searches did judge cycles, some of them below a null move.
+        assert!(total.moves > 0 && total.after_null > 0, "{total:?}");
+    }
 }

@@ -135,6 +135,12 @@ impl Board {
         Squares(self.colors[color.index()])
     }
 
+    /// The squares of the face-up `piece`s, one bit per square (`Square::bit`).
+    #[inline]
+    pub fn squares_of(&self, piece: Piece) -> u32 {
+        self.pieces[piece.index()]
+    }
+
     /// The hidden pool.
     #[inline]
     pub fn pool(&self) -> Pool {
