@@ -179,3 +179,19 @@ fn the_policy_is_a_softmax_over_the_legal_labels_only() {
     let (_, score) = wdl([30.0, 0.0, -30.0]);
     assert!((score - 1.0).abs() < 1e-6);
 }
+
+#[test]
+fn loading_refuses_implausible_sizes_in_the_metadata() {
+    let device = Device::flex();
+    let good = TempFile::new("sizes-good.safetensors");
+    Net::new(NetConfig::new::<Xiangqi>(1, 8), &device).save(&good.0).unwrap();
+    let mut bytes = std::fs::read(&good.0).unwrap();
+    // A byte for a byte, so the header's length stays right.
+    let pattern = b"\"xiangqi-zero.blocks\":\"1\"";
+    let at = bytes.windows(pattern.len()).position(|w| w == pattern).expect("the metadata holds the blocks");
+    bytes[at + pattern.len() - 2] = b'0';
+    let bad = TempFile::new("sizes-bad.safetensors");
+    std::fs::write(&bad.0, &bytes).unwrap();
+    let error = Net::load::<Xiangqi>(&bad.0, None, &device).unwrap_err();
+    assert!(error.to_string().contains("not a size from 1 to"), "{error}");
+}

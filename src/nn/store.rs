@@ -49,6 +49,9 @@ const GAME: &str = "xiangqi-zero.game";
 /// The metadata keys of the shape's sizes, in `NetConfig` order.
 const SIZES: [&str; 6] = ["planes", "height", "width", "policy_size", "blocks", "channels"];
 
+/// The largest size a file may give (a net is built from them before its tensors are read).
+const MAX_SIZE: usize = 4096;
+
 /// The sizes of `config` in `SIZES` order.
 fn sizes(config: &NetConfig) -> [usize; 6] {
     [config.planes, config.height, config.width, config.policy_size, config.blocks, config.channels]
@@ -102,7 +105,11 @@ fn read_sizes(path: &Path) -> Result<(String, [usize; 6]), NetError> {
     for (size, key) in sizes.iter_mut().zip(SIZES) {
         let key = format!("xiangqi-zero.{key}");
         let text = field(&key)?;
-        *size = text.parse().map_err(|_| error(format!("`{key}` is `{text}`, not a size")))?;
+        *size = text
+            .parse()
+            .ok()
+            .filter(|size| (1..=MAX_SIZE).contains(size))
+            .ok_or_else(|| error(format!("`{key}` is `{text}`, not a size from 1 to {MAX_SIZE}")))?;
     }
     Ok((game, sizes))
 }
