@@ -6,5 +6,6 @@
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod mcts;
 pub mod nn;
 pub mod search;

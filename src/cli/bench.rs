@@ -51,6 +51,24 @@ enum What {
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
     },
+    /// MCTS: simulations/s of one search with an evaluator that costs nothing (one
+    /// thread, a Xiangqi middlegame: the tree's own cost), and the multi-game driver's
+    /// simulations/s over its evaluator's own positions/s at the same batch size, with an
+    /// evaluator that spins for a fixed time per position (1.0 = the search is free).
+    Mcts {
+        /// Simulations per timed search.
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..))]
+        sims: u32,
+        /// Number of timed runs; the median is reported.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+        runs: u32,
+        /// The driver's batch size (it plays as many games at once).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        batch: u32,
+        /// The spinning evaluator's cost per position, in microseconds.
+        #[arg(long, default_value_t = 50)]
+        cost_us: u64,
+    },
 }
 
 /// Pikafish's perft speed on one core of the reference machines (nodes/s).
@@ -63,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Movegen { game: GameKind::Banqi, depth, runs } => banqi_movegen(depth.unwrap_or(4), runs),
         What::Search { depth, runs } => search(depth, runs),
         What::Nn { runs } => nn(runs),
+        What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us),
     }
     Ok(())
 }
@@ -220,4 +239,71 @@ fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
         .collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
+}
+
+/// A real middlegame (Black to move, 41 legal moves) for `bench mcts`.
+const MCTS_MIDDLEGAME: &str = "r1bak4/n3a3r/8b/2pc4n/P7P/2P1p4/5Cp1R/4B1N2/c2CA4/RN1AK4 b - - 6 34";
+
+/// An evaluator that spins for a fixed time per position (flat priors, value 0): a
+/// stand-in for a network whose cost is known.
+struct Spinning(Duration);
+
+impl<G: Game> xiangqi_zero::mcts::Evaluator<G> for Spinning {
+    fn evaluate(&mut self, batch: &mut xiangqi_zero::mcts::Batch<G>) {
+        for i in 0..batch.len() {
+            let started = Instant::now();
+            batch.priors_mut(i).fill(1.0);
+            batch.set_value(i, xiangqi_zero::mcts::Wdl::DRAW);
+            while started.elapsed() < self.0 {
+                std::hint::spin_loop();
+            }
+        }
+    }
+}
+
+/// MCTS speed (see `What::Mcts`).
+fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) {
+    use xiangqi_zero::mcts::{Batch, Budget, Driver, Evaluator, Search, SearchConfig, UniformEvaluator};
+
+    let game = Xiangqi::from_text(MCTS_MIDDLEGAME).expect("a valid FEN");
+    let config = SearchConfig::default();
+    let rate = median_rate(runs, || {
+        let mut search = Search::new(game.clone(), config.clone(), 1);
+        search.run(&mut UniformEvaluator::new(), &Budget::simulations(sims)).simulations as u64
+    });
+    println!(
+        "mcts tree xiangqi middlegame: {:.0}k simulations/s (evaluator costing nothing, batch {}, {sims} per search, median of {runs}), {:.2}x the 300k aim",
+        rate / 1e3,
+        config.batch_size,
+        rate / 300e3
+    );
+
+    let cost = Duration::from_micros(cost_us);
+    let mut positions = Batch::new();
+    for _ in 0..batch {
+        positions.push(&game);
+    }
+    let mut spinning = Spinning(cost);
+    let evaluator_rate = timed_rate(runs, batch, || spinning.evaluate(&mut positions));
+    // Self-play as training runs it, one game per batch slot.
+    let config = SearchConfig { batch_size: batch, ..SearchConfig::training() };
+    let mut driver = Driver::new(config, Spinning(cost), batch, 1, |_| Xiangqi::start());
+    driver.set_max_plies(200);
+    let mut rates: Vec<f64> = (0..runs)
+        .map(|_| {
+            let (started, before) = (Instant::now(), driver.simulations());
+            while started.elapsed() < Duration::from_millis(1000) {
+                driver.step(&mut |_| {});
+            }
+            (driver.simulations() - before) as f64 / started.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    let driver_rate = rates[rates.len() / 2];
+    println!(
+        "mcts driver xiangqi self-play, {batch} games, batch {batch}, evaluator {cost_us} us/position: {:.3}x the evaluator's positions/s ({:.0} simulations/s vs {:.0}; aim 0.9)",
+        driver_rate / evaluator_rate,
+        driver_rate,
+        evaluator_rate
+    );
 }

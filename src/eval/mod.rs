@@ -3,6 +3,7 @@
 mod alphabeta;
 mod arena;
 mod external;
+mod mcts;
 pub mod openings;
 mod player;
 mod random;
@@ -13,6 +14,7 @@ pub mod stats;
 pub use alphabeta::{AlphaBetaPlayer, Searcher};
 pub use arena::{run_match, MatchConfig, MatchResult, Start};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
+pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use player::{Player, PlayerError};
 pub use random::RandomPlayer;

@@ -2,6 +2,8 @@
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
+//! - `mcts[:sims=N][,eval=uniform|material][,batch=B][,root=puct|gumbel]` — Monte Carlo
+//!   tree search with a built-in evaluator (800 simulations and `material` by default);
 //! - `uci:COMMAND`, `ucci:COMMAND`, or with options
 //!   `uci(ranks=1,ms=N,depth=N,nodes=N,option.NAME=VALUE):COMMAND` — an external Xiangqi
 //!   engine; `uci:` detects UCI or UCCI by handshake, `ucci:` insists on UCCI; `ranks=1`
@@ -16,9 +18,11 @@ use std::time::Duration;
 use super::alphabeta::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::external::{EngineConfig, ExternalEngine, Protocol};
 use super::{AlphaBetaPlayer, Player, RandomPlayer};
+use super::mcts::{mcts_player, parse_options as mcts_options, BuiltinEvaluator};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
+use crate::mcts::SearchConfig;
 use crate::search::Limits;
 
 /// A player described by its spec string.
@@ -38,6 +42,13 @@ pub enum PlayerSpec {
     },
     /// `uci:…` / `ucci:…`.
     Engine(EngineConfig),
+    /// `mcts:…`.
+    Mcts {
+        /// The search's settings.
+        config: SearchConfig,
+        /// The evaluator.
+        evaluator: BuiltinEvaluator,
+    },
 }
 
 /// Default limit of `alphabeta` when its spec gives none.
@@ -88,8 +99,13 @@ impl FromStr for PlayerSpec {
                 }
                 Ok(PlayerSpec::AlphaBeta { limits, hash_mb })
             }
+            "mcts" => {
+                let (config, evaluator) = mcts_options(options(rest.strip_prefix(':').unwrap_or(rest), text)?.into_iter())
+                    .map_err(|e| format!("`{text}`: {e}"))?;
+                Ok(PlayerSpec::Mcts { config, evaluator })
+            }
             "uci" | "ucci" => engine(kind, rest, text),
-            _ => Err(format!("unknown player `{text}` (random, alphabeta:…, uci:COMMAND, ucci:COMMAND)")),
+            _ => Err(format!("unknown player `{text}` (random, alphabeta:…, mcts:…, uci:COMMAND, ucci:COMMAND)")),
         }
     }
 }
@@ -169,6 +185,7 @@ impl Playable for Xiangqi {
             PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
+            PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
         })
     }
 }
@@ -179,6 +196,7 @@ impl Playable for Banqi {
             PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
+            PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
         })
     }
 }

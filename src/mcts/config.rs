@@ -1,0 +1,182 @@
+//! The search's settings: one serde-friendly struct with sensible defaults, which the
+//! training config embeds (`[search]` in TOML) and the `mcts:` player builds.
+
+use serde::{Deserialize, Serialize};
+
+/// How the root chooses which move to search next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RootSelection {
+    /// AlphaZero's PUCT everywhere, with Dirichlet noise and forced playouts at the root
+    /// when asked for; the move played comes from the visit counts and the temperature.
+    #[default]
+    Puct,
+    /// Gumbel root search (Danihelka et al., ICLR 2022; DeepMind's `mctx`): Gumbel-top-k
+    /// sampling of the root moves, Sequential Halving of the simulations over them, the
+    /// improved policy from completed Q-values as the training target; inner nodes use
+    /// the improved-policy selection of Gumbel MuZero.
+    Gumbel,
+}
+
+/// Everything the search can be told. Missing TOML keys take the defaults of
+/// [`SearchConfig::default`] (a deterministic search for play); unknown keys are errors.
+/// [`SearchConfig::training`] is the self-play preset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    /// New simulations per move (the tree kept from earlier moves comes on top).
+    pub simulations: u32,
+    /// Leaves gathered per evaluator call (by one search, or by all games of a
+    /// [`crate::mcts::Driver`] together).
+    pub batch_size: usize,
+    /// `puct` or `gumbel`.
+    pub root: RootSelection,
+
+    /// The exploration constant of PUCT, `c` in `Q + c·P·√N / (1 + n)`.
+    pub c_puct: f32,
+    /// With `c_puct_factor` > 0, `c` grows as `c_puct + c_puct_factor · ln((N + base) / base)`
+    /// (AlphaZero's schedule, lc0's `CPuctBase`).
+    pub c_puct_base: f32,
+    /// How fast `c` grows with the parent's visits (0: constant).
+    pub c_puct_factor: f32,
+    /// First-play urgency: an unvisited move is valued at the parent's Q minus this
+    /// times the square root of the prior mass already visited (lc0's reduction).
+    pub fpu_reduction: f32,
+    /// The same reduction at the root.
+    pub fpu_reduction_root: f32,
+    /// What one in-flight visit counts as while a batch is being gathered: this many
+    /// losses for the player choosing the move.
+    pub virtual_loss: f32,
+
+    /// Root noise: Dirichlet noise on the priors (PUCT) or Gumbel noise on the logits
+    /// (Gumbel). Off for play, on for self-play.
+    pub noise: bool,
+    /// Dirichlet concentration per move; with `dirichlet_alpha_total` > 0 the concentration
+    /// is `dirichlet_alpha_total / moves` instead (KataGo's scaling, fair to positions
+    /// with many or few moves).
+    pub dirichlet_alpha: f32,
+    /// Total Dirichlet concentration shared by the legal moves (0: use `dirichlet_alpha`).
+    pub dirichlet_alpha_total: f32,
+    /// Weight of the noise in the root priors.
+    pub dirichlet_epsilon: f32,
+
+    /// Temperature of the move played (PUCT) at the start of the game: moves are drawn in
+    /// proportion to `visits^(1/T)`; 0 plays the most visited move.
+    pub temperature: f32,
+    /// The temperature it decays to.
+    pub temperature_end: f32,
+    /// Plies over which the gap between `temperature` and `temperature_end` halves.
+    pub temperature_halflife: f32,
+
+    /// Gumbel: how many root moves Sequential Halving starts with (`m`).
+    pub gumbel_considered: u32,
+    /// Gumbel: `c_visit` of the monotone transform σ(q) = (c_visit + max n)·c_scale·q.
+    pub gumbel_c_visit: f32,
+    /// Gumbel: `c_scale` of the same transform.
+    pub gumbel_c_scale: f32,
+
+    /// KataGo's playout-cap randomization: with `Some(n)`, a move is searched fully
+    /// (`simulations`, with noise, recorded for training) with probability
+    /// `full_search_probability` and otherwise cheaply with `n` simulations (no noise, not
+    /// recorded).
+    pub cheap_simulations: Option<u32>,
+    /// The share of fully searched moves under playout-cap randomization.
+    pub full_search_probability: f32,
+    /// KataGo's forced playouts at the root (PUCT, full searches only): a move with prior
+    /// `P` gets at least `√(k·P·N)` visits; the policy target is pruned of them again.
+    pub forced_playouts: bool,
+    /// `k` of the forced playouts.
+    pub forced_playouts_k: f32,
+
+    /// Resign when the root value of the side to move stays at or below this
+    /// for `resign_consecutive` of its moves (`None`: never resign).
+    pub resign_threshold: Option<f32>,
+    /// How many moves in a row the value must stay that low.
+    pub resign_consecutive: u32,
+    /// The share of games in which nobody resigns, so that false resignations can be
+    /// counted (a side that would have resigned but did not lose).
+    pub resign_playthrough: f32,
+
+    /// The largest tree kept, in nodes; a search stops once its tree reaches it.
+    pub max_nodes: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            simulations: 800,
+            batch_size: 16,
+            root: RootSelection::Puct,
+            c_puct: 1.25,
+            c_puct_base: 19652.0,
+            c_puct_factor: 0.0,
+            fpu_reduction: 0.25,
+            fpu_reduction_root: 0.0,
+            virtual_loss: 1.0,
+            noise: false,
+            dirichlet_alpha: 0.3,
+            dirichlet_alpha_total: 0.0,
+            dirichlet_epsilon: 0.25,
+            temperature: 0.0,
+            temperature_end: 0.0,
+            temperature_halflife: 20.0,
+            gumbel_considered: 16,
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 0.1,
+            cheap_simulations: None,
+            full_search_probability: 0.25,
+            forced_playouts: false,
+            forced_playouts_k: 2.0,
+            resign_threshold: None,
+            resign_consecutive: 3,
+            resign_playthrough: 0.1,
+            max_nodes: 20_000_000,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// The self-play preset: root noise, a decaying temperature, KataGo's playout-cap
+    /// randomization (1 in 4 moves searched fully), forced playouts with policy-target
+    /// pruning, and resignation at −0.95 with 10% of games played out.
+    pub fn training() -> SearchConfig {
+        SearchConfig {
+            noise: true,
+            dirichlet_alpha_total: 10.0,
+            temperature: 1.0,
+            temperature_end: 0.2,
+            cheap_simulations: Some(100),
+            forced_playouts: true,
+            resign_threshold: Some(-0.95),
+            ..SearchConfig::default()
+        }
+    }
+
+    /// The temperature of the move played at `ply` plies into the game.
+    pub fn temperature_at(&self, ply: usize) -> f32 {
+        let decay = 0.5f32.powf(ply as f32 / self.temperature_halflife.max(1e-3));
+        self.temperature_end + (self.temperature - self.temperature_end) * decay
+    }
+
+    /// Checks the values are in range; the message names the offending key.
+    pub fn validate(&self) -> Result<(), String> {
+        let checks: [(bool, &str); 12] = [
+            (self.simulations >= 1, "simulations must be at least 1"),
+            (self.batch_size >= 1, "batch_size must be at least 1"),
+            (self.c_puct > 0.0, "c_puct must be positive"),
+            (self.c_puct_base > 0.0, "c_puct_base must be positive"),
+            (self.virtual_loss >= 0.0, "virtual_loss must not be negative"),
+            (self.dirichlet_alpha > 0.0, "dirichlet_alpha must be positive"),
+            ((0.0..=1.0).contains(&self.dirichlet_epsilon), "dirichlet_epsilon must be in [0, 1]"),
+            (self.temperature >= 0.0 && self.temperature_end >= 0.0, "temperatures must not be negative"),
+            (self.gumbel_considered >= 1, "gumbel_considered must be at least 1"),
+            ((0.0..=1.0).contains(&self.full_search_probability), "full_search_probability must be in [0, 1]"),
+            ((0.0..=1.0).contains(&self.resign_playthrough), "resign_playthrough must be in [0, 1]"),
+            (self.max_nodes >= 2, "max_nodes must be at least 2"),
+        ];
+        match checks.iter().find(|(ok, _)| !ok) {
+            Some((_, why)) => Err(format!("search config: {why}")),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! `material`: priors that favour captures (and checks), a value from the material
+//! balance through a tanh. Generic over the games through the small [`Material`] trait.
+
+use super::evaluator::{Batch, Evaluator, Wdl};
+use crate::game::banqi::{self, Banqi};
+use crate::game::xiangqi::{self, Xiangqi};
+use crate::game::Game;
+
+/// What the material evaluator needs to know of a game.
+pub trait Material: Game {
+    /// The material balance from the side to move's view, in soldiers.
+    fn material(&self) -> f32;
+
+    /// A prior weight for each of `moves` (the legal moves, in order) into `out`: 1 for a
+    /// quiet move, more for captures of valuable pieces and for checks.
+    fn move_weights(&self, moves: &[Self::Move], out: &mut [f32]);
+}
+
+/// Values from the material balance, priors from captures and checks.
+///
+/// The value is `cap · tanh(balance / scale)`: never as sure as a result the rules
+/// decide, so that a mate (±1) stands out however large the material advantage.
+#[derive(Clone, Copy, Debug)]
+pub struct MaterialEvaluator {
+    /// The balance (in soldiers) whose value is `cap · tanh(1)`.
+    pub scale: f32,
+    /// The largest value a balance can give.
+    pub cap: f32,
+}
+
+impl Default for MaterialEvaluator {
+    fn default() -> Self {
+        MaterialEvaluator { scale: 8.0, cap: 0.8 }
+    }
+}
+
+impl<G: Material> Evaluator<G> for MaterialEvaluator {
+    fn evaluate(&mut self, batch: &mut Batch<G>) {
+        for i in 0..batch.len() {
+            let (game, moves, priors) = batch.entry_mut(i);
+            game.move_weights(moves, priors);
+            let value = self.cap * (game.material() / self.scale).tanh();
+            batch.set_value(i, Wdl::from_value(value));
+        }
+    }
+}
+
+/// A Xiangqi piece's worth in soldiers (a soldier across the river counts double).
+fn xiangqi_value(piece: xiangqi::Piece, square: xiangqi::Square) -> f32 {
+    use xiangqi::{Color, Kind};
+    match piece.kind() {
+        Kind::King => 0.0,
+        Kind::Advisor | Kind::Elephant => 2.0,
+        Kind::Horse => 4.0,
+        Kind::Cannon => 4.5,
+        Kind::Rook => 9.0,
+        Kind::Pawn => {
+            let crossed = match piece.color() {
+                Color::Red => square.rank() >= 5,
+                Color::Black => square.rank() <= 4,
+            };
+            if crossed {
+                2.0
+            } else {
+                1.0
+            }
+        }
+    }
+}
+
+/// Extra prior weight of a move that gives check.
+const CHECK_WEIGHT: f32 = 4.0;
+/// Extra prior weight per soldier of material captured.
+const CAPTURE_WEIGHT: f32 = 1.0;
+
+impl Material for Xiangqi {
+    fn material(&self) -> f32 {
+        let board = self.board();
+        let us = board.side_to_move();
+        board.pieces().map(|(sq, piece)| if piece.color() == us { 1.0 } else { -1.0 } * xiangqi_value(piece, sq)).sum()
+    }
+
+    fn move_weights(&self, moves: &[xiangqi::Move], out: &mut [f32]) {
+        let board = self.board();
+        let them = board.side_to_move().opponent();
+        for (mv, weight) in moves.iter().zip(out.iter_mut()) {
+            let captured = board.piece_at(mv.to).map_or(0.0, |victim| xiangqi_value(victim, mv.to));
+            let mut after = *board;
+            after.play(*mv);
+            let check = if after.in_check(them) { CHECK_WEIGHT } else { 0.0 };
+            *weight = 1.0 + CAPTURE_WEIGHT * captured + check;
+        }
+    }
+}
+
+/// A Banqi piece's worth in soldiers.
+fn banqi_value(kind: banqi::Kind) -> f32 {
+    use banqi::Kind;
+    match kind {
+        Kind::General => 6.0,
+        Kind::Advisor => 5.0,
+        Kind::Elephant => 4.0,
+        Kind::Chariot => 3.0,
+        Kind::Horse => 2.0,
+        Kind::Cannon => 4.5,
+        Kind::Soldier => 1.0,
+    }
+}
+
+impl Material for Banqi {
+    fn material(&self) -> f32 {
+        let board = self.board();
+        let Some(us) = board.side_to_move() else { return 0.0 };
+        let side_total = |color: banqi::Color| -> f32 {
+            let face_up: f32 = board.face_up(color).filter_map(|sq| board.piece_at(sq)).map(|p| banqi_value(p.kind())).sum();
+            let hidden: f32 =
+                board.pool().counts_of(color).iter().zip(banqi::Kind::ALL).map(|(&n, kind)| n as f32 * banqi_value(kind)).sum();
+            face_up + hidden
+        };
+        side_total(us) - side_total(us.opponent())
+    }
+
+    fn move_weights(&self, moves: &[banqi::Move], out: &mut [f32]) {
+        let board = self.board();
+        for (mv, weight) in moves.iter().zip(out.iter_mut()) {
+            let captured = if mv.is_in_place() { None } else { board.piece_at(mv.to) };
+            *weight = 1.0 + captured.map_or(0.0, |victim| 2.0 * CAPTURE_WEIGHT * banqi_value(victim.kind()));
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! Monte Carlo tree search: PUCT (or Gumbel) search over an arena of nodes, with exact
+//! chance nodes for Banqi's flips and batched leaf evaluation.
+//!
+//! - [`Evaluator`]: a batch of positions in, a prior over each one's legal moves and a
+//!   win/draw/loss value out — a network, or the built-in [`UniformEvaluator`] and
+//!   [`MaterialEvaluator`].
+//! - [`Search`]: one game's tree; gathers leaves under virtual loss into a [`Batch`],
+//!   backs up their evaluations, keeps the chosen subtree when a move is played, and
+//!   produces a [`SearchResult`] (per-move statistics, policy target, root value) and
+//!   the move to play.
+//! - [`Driver`]: many games on one thread, their leaves in one evaluator call.
+//! - [`SearchConfig`]: every setting, serde-friendly, for the training config to embed.
+//!
+//! Depends on [`crate::game`] only.
+
+mod check;
+mod config;
+mod driver;
+mod evaluator;
+mod gumbel;
+mod material;
+mod node;
+mod noise;
+mod result;
+mod root;
+mod search;
+mod select;
+mod tree;
+mod uniform;
+
+pub use config::{RootSelection, SearchConfig};
+pub use driver::{Driver, Ending, Event, GameOver, MoveRecord};
+pub use evaluator::{Batch, Evaluator, Wdl};
+pub use node::{Edge, Node, NodeKind};
+pub use material::{Material, MaterialEvaluator};
+pub use result::{MoveStats, SearchResult};
+pub use search::{Budget, Search};
+pub use uniform::UniformEvaluator;

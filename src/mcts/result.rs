@@ -1,0 +1,240 @@
+//! What a search produces: per-move statistics, the policy target for training (visits
+//! pruned of forced playouts, or Gumbel's improved policy), the root's value, the
+//! principal variation, and the move to play under the temperature schedule.
+
+use rand::Rng;
+
+use super::config::RootSelection;
+use super::evaluator::Wdl;
+use super::gumbel;
+use super::node::{Edge, Node, NodeKind};
+use super::search::Search;
+use super::select;
+use super::tree::ROOT;
+use crate::game::{Game, Player};
+
+/// One root move's statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    /// The move.
+    pub mv: M,
+    /// Its prior from the evaluator (before any root noise).
+    pub prior: f32,
+    /// Its visits (the reused tree's included).
+    pub visits: u32,
+    /// Its mean value from the mover's view, if visited.
+    pub q: Option<f32>,
+    /// Its share of the policy target.
+    pub policy: f32,
+}
+
+/// The outcome of a search, for play and for training.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// Every legal move at the root, in the order of `Game::legal_moves` (empty if the
+    /// game is over or the root was never expanded).
+    pub moves: Vec<MoveStats<M>>,
+    /// The root's mean value from the mover's view, in [−1, 1].
+    pub value: f32,
+    /// The same as win/draw/loss.
+    pub wdl: Wdl,
+    /// The evaluator's own value of the root, from the mover's view.
+    pub raw_value: f32,
+    /// Simulations of this search.
+    pub simulations: u32,
+    /// Visits of the root, the reused tree's included.
+    pub visits: u32,
+    /// Whether this was a full search (playout-cap randomization: recorded for training).
+    pub full: bool,
+    /// The most visited move (`None` without moves).
+    pub best: Option<M>,
+    /// The most visited line from the root (stopping at a chance point).
+    pub pv: Vec<M>,
+    /// The deepest descent, in plies and chance draws.
+    pub depth: u32,
+}
+
+impl<M: Copy> SearchResult<M> {
+    /// The policy target over the legal moves (sums to 1 when there are moves).
+    pub fn policy(&self) -> Vec<f32> {
+        self.moves.iter().map(|m| m.policy).collect()
+    }
+}
+
+/// A node's W/D/L estimate from `player`'s view.
+pub fn wdl<M, O>(node: &Node<M, O>, player: Player) -> Wdl {
+    let first = if node.visits == 0 {
+        Wdl::from_value(node.raw)
+    } else {
+        let n = node.visits as f64;
+        let (q, draw) = ((node.w / n) as f32, ((node.d / n) as f32).clamp(0.0, 1.0));
+        Wdl { win: ((1.0 - draw + q) / 2.0).max(0.0), draw, loss: ((1.0 - draw - q) / 2.0).max(0.0) }
+    };
+    first.for_first(player)
+}
+
+pub(crate) fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
+    let mover = search.game().to_move();
+    let expanded = search.tree[ROOT].kind == NodeKind::Decision;
+    let policy = if expanded { policy_target(search) } else { Vec::new() };
+    let tree = &search.tree;
+    let root = &tree[ROOT];
+    let moves: Vec<MoveStats<G::Move>> = if expanded {
+        tree.children(ROOT)
+            .iter()
+            .enumerate()
+            .map(|(i, child)| MoveStats {
+                mv: match child.edge {
+                    Edge::Move(mv) => mv,
+                    _ => unreachable!("a decision node's children are moves"),
+                },
+                prior: search.root.clean.get(i).copied().unwrap_or(child.prior),
+                visits: child.visits,
+                q: child.q(mover),
+                policy: policy[i],
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let wdl = wdl(root, mover);
+    SearchResult {
+        best: most_visited(tree, ROOT).map(|i| moves[i].mv),
+        moves,
+        value: wdl.value(),
+        wdl,
+        raw_value: super::node::sign(mover) * root.raw,
+        simulations: search.simulations(),
+        visits: root.visits,
+        full: search.full,
+        pv: principal_variation(search),
+        depth: search.max_depth(),
+    }
+}
+
+/// The child of decision node `node` with the most visits (ties: the better Q for the
+/// mover, then the larger prior).
+fn most_visited<M: Copy, O: Copy>(tree: &super::tree::Tree<M, O>, node: usize) -> Option<usize> {
+    if tree[node].kind != NodeKind::Decision {
+        return None;
+    }
+    let mover = tree[node].mover;
+    let key = |c: &Node<M, O>| (c.visits, c.q(mover).unwrap_or(-2.0), c.prior);
+    tree.children(node)
+        .iter()
+        .enumerate()
+        .max_by(|(_, a), (_, b)| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
+        .map(|(i, _)| i)
+}
+
+fn principal_variation<G: Game>(search: &Search<G>) -> Vec<G::Move> {
+    let tree = &search.tree;
+    let mut pv = Vec::new();
+    let mut node = ROOT;
+    while let Some(i) = most_visited(tree, node) {
+        let child = tree[node].first_child as usize + i;
+        if tree[child].visits == 0 {
+            break;
+        }
+        if let Edge::Move(mv) = tree[child].edge {
+            pv.push(mv);
+        }
+        node = child;
+    }
+    pv
+}
+
+/// The training target over the root's children: Gumbel's improved policy, or the visit
+/// distribution, pruned of forced playouts when they were on.
+fn policy_target<G: Game>(search: &mut Search<G>) -> Vec<f32> {
+    let tree = &search.tree;
+    let children = tree.children(ROOT);
+    let mut target: Vec<f32> = match search.config.root {
+        RootSelection::Gumbel => {
+            let [sigma, policy] = &mut search.scratch;
+            gumbel::sigma_completed_q(tree, ROOT, &search.config, None, sigma);
+            gumbel::improved_policy(children, sigma, policy);
+            return policy.clone();
+        }
+        RootSelection::Puct => children.iter().map(|c| c.visits as f32).collect(),
+    };
+    if search.root.forced {
+        prune_forced_playouts(tree, &search.config, &mut target);
+    }
+    let total: f32 = target.iter().sum();
+    if total > 0.0 {
+        target.iter_mut().for_each(|t| *t /= total);
+    } else {
+        let uniform = 1.0 / target.len().max(1) as f32;
+        target.iter_mut().for_each(|t| *t = uniform);
+    }
+    target
+}
+
+/// KataGo's policy target pruning: from every child but the most visited, takes away up
+/// to its forced playouts `√(k·P·N)` as long as its PUCT value stays below the best
+/// child's; a child left with a single visit is dropped.
+fn prune_forced_playouts<M: Copy, O: Copy>(tree: &super::tree::Tree<M, O>, config: &super::SearchConfig, visits: &mut [f32]) {
+    let Some(best) = most_visited(tree, ROOT) else { return };
+    let mover = tree[ROOT].mover;
+    let children = tree.children(ROOT);
+    let total: f32 = visits.iter().sum();
+    let explore = select::c_puct(config, total) * total.max(1.0).sqrt();
+    let puct = |c: &Node<M, O>, n: f32| c.q(mover).unwrap_or(0.0) + explore * c.prior / (1.0 + n);
+    let best_puct = puct(&children[best], visits[best]);
+    for (i, child) in children.iter().enumerate() {
+        if i == best || visits[i] == 0.0 {
+            continue;
+        }
+        let forced = (config.forced_playouts_k * child.prior * total).sqrt().floor();
+        let q = child.q(mover).unwrap_or(0.0);
+        let gap = best_puct - q;
+        // The fewest visits keeping PUCT(child) < PUCT(best).
+        let fewest = if gap > 0.0 { (explore * child.prior / gap - 1.0).ceil().max(0.0) } else { visits[i] };
+        let kept = (visits[i] - forced).max(fewest).min(visits[i]);
+        visits[i] = if kept <= 1.0 { 0.0 } else { kept };
+    }
+}
+
+impl<G: Game> Search<G> {
+    /// The move to play after the search at `ply` plies into the game: Gumbel's
+    /// Sequential Halving winner, or (PUCT) a draw in proportion to the policy target
+    /// raised to `1/T` for the temperature `T` of the schedule — the most visited move
+    /// at `T` = 0. `None` when the root has no move.
+    pub fn choose_move(&mut self, ply: usize) -> Option<G::Move> {
+        if self.tree[ROOT].kind != NodeKind::Decision {
+            return None;
+        }
+        let index = match self.config.root {
+            RootSelection::Gumbel => {
+                let [sigma, _] = &mut self.scratch;
+                self.root.gumbel_choice(&self.tree, &self.config, sigma)?
+            }
+            RootSelection::Puct => {
+                let temperature = self.config.temperature_at(ply);
+                if temperature < 1e-3 {
+                    most_visited(&self.tree, ROOT)?
+                } else {
+                    let target = policy_target(self);
+                    let top = target.iter().copied().fold(0.0, f32::max);
+                    let weights: Vec<f64> = target.iter().map(|&t| if t > 0.0 { ((t / top) as f64).powf(1.0 / temperature as f64) } else { 0.0 }).collect();
+                    let total: f64 = weights.iter().sum();
+                    let mut pick = self.rng.random::<f64>() * total;
+                    let mut chosen = weights.iter().rposition(|&w| w > 0.0)?;
+                    for (i, w) in weights.iter().enumerate() {
+                        if pick < *w {
+                            chosen = i;
+                            break;
+                        }
+                        pick -= w;
+                    }
+                    chosen
+                }
+            }
+        };
+        match self.tree.children(ROOT)[index].edge {
+            Edge::Move(mv) => Some(mv),
+            _ => None,
+        }
+    }
+}

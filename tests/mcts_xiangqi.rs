@@ -1,0 +1,137 @@
+//! MCTS at Xiangqi with the material evaluator: it mates in one, it stops the
+//! opponent's mate in one, its batched searches stay consistent, and it plays through
+//! the `mcts:` player spec.
+
+mod common;
+
+use serde::Deserialize;
+use xiangqi_zero::eval::{Playable, PlayerSpec};
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::{Game, Status};
+use xiangqi_zero::mcts::{Budget, MaterialEvaluator, RootSelection, Search, SearchConfig};
+use xiangqi_zero::search::{Limits, Score};
+
+#[derive(Deserialize)]
+struct Mate {
+    fen: String,
+    mate_in: u32,
+    winning_moves: Vec<String>,
+}
+
+fn mates_in_one() -> Vec<Mate> {
+    common::read_jsonl::<Mate>("xiangqi-mates-public.jsonl").into_iter().filter(|m| m.mate_in == 1).collect()
+}
+
+fn best_move(game: &Xiangqi, simulations: u32, root: RootSelection) -> String {
+    // Gumbel considers every move: a mate by stalemate is a quiet move, which the
+    // material priors do not single out among the top 16.
+    let config = SearchConfig { simulations, root, gumbel_considered: 128, ..SearchConfig::default() };
+    let mut search = Search::new(game.clone(), config, 1);
+    search.run(&mut MaterialEvaluator::default(), &Budget::simulations(simulations));
+    search.validate().unwrap();
+    search.choose_move(game.plies_played()).unwrap().to_string()
+}
+
+#[test]
+fn material_search_mates_in_one() {
+    let mates = mates_in_one();
+    assert!(mates.len() >= 15);
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        for mate in &mates {
+            let game = Xiangqi::from_text(&mate.fen).unwrap();
+            let chosen = best_move(&game, 400, root);
+            assert!(mate.winning_moves.contains(&chosen), "{root:?} {}: played {chosen}, mates are {:?}", mate.fen, mate.winning_moves);
+        }
+    }
+}
+
+/// Whether the side to move has a move that wins at once (checkmate or stalemate).
+fn has_mate_in_one(game: &Xiangqi) -> bool {
+    let mover = game.to_move();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let mut next = game.clone();
+        next.play(mv);
+        matches!(next.status(), Status::Over { winner: Some(w), .. } if w == mover)
+    })
+}
+
+/// The positions of the mate-in-one file with the other side to move: that side must
+/// stop the mate. Kept where it can (some move leaves no mate in one) and where it
+/// matters (some other move allows one).
+fn mate_threats() -> Vec<(Xiangqi, Vec<String>)> {
+    let mut threats = Vec::new();
+    for mate in mates_in_one() {
+        let mut fields: Vec<&str> = mate.fen.split_whitespace().collect();
+        fields[1] = if fields[1] == "w" { "b" } else { "w" };
+        let Ok(game) = Xiangqi::from_text(&fields.join(" ")) else { continue };
+        if game.status().is_over() {
+            continue;
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let safe: Vec<String> = moves
+            .iter()
+            .filter(|&&mv| {
+                let mut next = game.clone();
+                next.play(mv);
+                next.status().is_over() || !has_mate_in_one(&next)
+            })
+            .map(|mv| mv.to_string())
+            .collect();
+        if !safe.is_empty() && safe.len() < moves.len() {
+            threats.push((game, safe));
+        }
+    }
+    threats
+}
+
+#[test]
+fn material_search_stops_the_opponents_mate_in_one() {
+    let threats = mate_threats();
+    assert!(threats.len() >= 8, "{} positions", threats.len());
+    for (game, safe) in &threats {
+        let chosen = best_move(game, 800, RootSelection::Puct);
+        assert!(safe.contains(&chosen), "{}: played {chosen}, which allows a mate; safe are {safe:?}", game.to_text());
+    }
+}
+
+#[test]
+fn batched_search_statistics_add_up_in_a_middlegame() {
+    let game = Xiangqi::from_text("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 4").unwrap();
+    for batch_size in [1, 32] {
+        let config = SearchConfig { batch_size, ..SearchConfig::training() };
+        let mut search = Search::new(game.clone(), config, 9);
+        let result = search.run(&mut MaterialEvaluator::default(), &Budget::simulations(3000));
+        search.validate().unwrap();
+        assert_eq!(result.simulations, 3000);
+        assert_eq!(result.moves.iter().map(|m| m.visits).sum::<u32>() + 1, result.visits);
+        // Moving on keeps the subtree, still consistent.
+        let mv = search.choose_move(0).unwrap();
+        let visits = result.moves.iter().find(|m| m.mv == mv).unwrap().visits;
+        search.play(mv);
+        assert_eq!(search.root_visits(), visits);
+        search.validate().unwrap();
+    }
+}
+
+#[test]
+fn mcts_player_reports_like_an_engine() {
+    let spec: PlayerSpec = "mcts:sims=200,eval=material,batch=8".parse().unwrap();
+    let mut player = Xiangqi::player(&spec, 1).unwrap();
+    assert_eq!(player.name(), "mcts:sims=200,eval=material,batch=8");
+    let game = Xiangqi::start();
+    let mut infos = 0;
+    let report = player.think(&game, &Limits::default(), &mut |_| infos += 1).unwrap();
+    assert_eq!(report.nodes, 200);
+    assert!(infos >= 1);
+    assert_eq!(report.pv.first(), report.best.as_ref());
+    assert!(matches!(report.score, Score::Cp(cp) if cp.abs() < 300), "{:?}", report.score);
+    // `go nodes` overrides the spec's simulations.
+    let report = player.think(&game, &Limits::nodes(50), &mut |_| {}).unwrap();
+    assert_eq!(report.nodes, 50);
+    for bad in ["mcts:sims=0", "mcts:eval=network", "mcts:root=minimax", "mcts:depth=3"] {
+        assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
+    }
+}
