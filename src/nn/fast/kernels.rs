@@ -3,8 +3,9 @@
 
 use gemm::Parallelism;
 
-/// `out = a · b` for row-major `a` (`m × k`) and `b` (`k × n`), `out` being `m × n`.
-pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32], parallelism: Parallelism) {
+/// `out = a · b` for row-major `a` (`m × k`) and `b` (`k × n`), `out` being `m × n`, on
+/// the calling thread (callers split the batch among threads).
+pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
     assert!(a.len() >= m * k && b.len() >= k * n && out.len() >= m * n, "matmul operands too small");
     // SAFETY: the assert above keeps every access of the three row-major matrices, with
     // the strides given, inside its slice; `out` does not alias `a` or `b` (it is a
@@ -29,7 +30,7 @@ pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &m
             false,
             false,
             false,
-            parallelism,
+            Parallelism::None,
         );
     }
 }

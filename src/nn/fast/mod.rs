@@ -1,9 +1,9 @@
 //! Our own CPU forward pass, for self-play and play: the burn net's weights with every
 //! batch-norm folded into its conv, channels-last activations, 3×3 convs by Winograd's
 //! F(2×2, 3×3) as 16 GEMMs each (the `gemm` crate), bias, ReLU and the residual add
-//! fused into the output transform, and buffers kept from call to call. Batches are split across rayon's
-//! threads, each running whole tiles of positions through the net so that a tile's
-//! working set stays in cache.
+//! fused into the output transform, and buffers kept from call to call. Batches are
+//! split across rayon's threads, each running whole tiles of positions through the net
+//! so that a tile's working set stays in cache.
 
 mod kernels;
 mod weights;
@@ -11,7 +11,6 @@ mod winograd;
 
 use std::sync::Arc;
 
-use gemm::Parallelism;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig, POLICY_PLANES};
@@ -83,8 +82,9 @@ impl CpuNet {
         }
         let threads = rayon::current_num_threads().max(1);
         let parts = threads.min(batch);
-        // One part: let the GEMMs use the threads instead.
-        let parallelism = if parts == 1 && threads > 1 { Parallelism::Rayon(0) } else { Parallelism::None };
+        // One position per thread at the least: a position's 16 small products per conv
+        // shared among threads cost more in handing over than they save (batch 1 ran
+        // 25% slower on two threads than on one).
         let per_part = batch.div_ceil(parts);
         if self.workers.len() < parts {
             self.workers.resize_with(parts, Buffers::default);
@@ -103,9 +103,9 @@ impl CpuNet {
                 for start in (0..positions).step_by(TILE) {
                     let n = TILE.min(positions - start);
                     let input = &input[start * config.input_size()..(start + n) * config.input_size()];
-                    run_trunk(weights, buffers, input, start, n, parallelism);
+                    run_trunk(weights, buffers, input, start, n);
                 }
-                run_head_layers(weights, buffers, positions, policy, value, parallelism);
+                run_head_layers(weights, buffers, positions, policy, value);
             });
     }
 }
@@ -113,14 +113,7 @@ impl CpuNet {
 /// Runs `n` positions (at most `TILE`) through the trunk and the heads' 1×1 convs,
 /// leaving the heads' planes of the part's positions from `start` on in
 /// `buffers.policy_in` and `buffers.value_in`.
-fn run_trunk(
-    weights: &Weights,
-    buffers: &mut Buffers,
-    input: &[f32],
-    start: usize,
-    n: usize,
-    parallelism: Parallelism,
-) {
+fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usize, n: usize) {
     let config = &weights.config;
     let cells = config.height * config.width;
     let rows = n * cells;
@@ -139,19 +132,18 @@ fn run_trunk(
     }
 
     let geometry = Geometry { height: config.height, width: config.width };
-    let parallel = matches!(parallelism, Parallelism::Rayon(_));
     let scratch = &mut buffers.winograd;
     let trunk = sized(&mut buffers.trunk, rows * channels);
-    weights.stem.forward(geometry, n, nhwc, scratch, Epilogue::Relu(trunk), parallel);
+    weights.stem.forward(geometry, n, nhwc, scratch, Epilogue::Relu(trunk));
     let middle = sized(&mut buffers.middle, rows * channels);
     for [first, second] in &weights.blocks {
-        first.forward(geometry, n, trunk, scratch, Epilogue::Relu(middle), parallel);
-        second.forward(geometry, n, middle, scratch, Epilogue::ResidualRelu(trunk), parallel);
+        first.forward(geometry, n, trunk, scratch, Epilogue::Relu(middle));
+        second.forward(geometry, n, middle, scratch, Epilogue::ResidualRelu(trunk));
     }
 
     let heads = &weights.heads;
     let head_out = sized(&mut buffers.heads, rows * heads.output);
-    matmul(rows, channels, heads.output, trunk, &heads.weight, head_out, Parallelism::None);
+    matmul(rows, channels, heads.output, trunk, &heads.weight, head_out);
     bias_relu(head_out, &heads.bias);
     let policy_in = &mut buffers.policy_in[start * cells * POLICY_PLANES..(start + n) * cells * POLICY_PLANES];
     let value_in = &mut buffers.value_in[start * cells..(start + n) * cells];
@@ -163,21 +155,14 @@ fn run_trunk(
 
 /// The heads' linear layers over all `positions` of a part at once (one pass over the
 /// policy layer's large weights, not one per tile).
-fn run_head_layers(
-    weights: &Weights,
-    buffers: &mut Buffers,
-    positions: usize,
-    policy: &mut [f32],
-    value: &mut [f32],
-    parallelism: Parallelism,
-) {
+fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, policy: &mut [f32], value: &mut [f32]) {
     let fc = &weights.policy_fc;
-    matmul(positions, fc.inputs, fc.outputs, &buffers.policy_in, &fc.weight, policy, parallelism);
+    matmul(positions, fc.inputs, fc.outputs, &buffers.policy_in, &fc.weight, policy);
     add_bias(policy, &fc.bias);
     let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);
     let hidden = sized(&mut buffers.hidden, positions * fc1.outputs);
-    matmul(positions, fc1.inputs, fc1.outputs, &buffers.value_in, &fc1.weight, hidden, Parallelism::None);
+    matmul(positions, fc1.inputs, fc1.outputs, &buffers.value_in, &fc1.weight, hidden);
     bias_relu(hidden, &fc1.bias);
-    matmul(positions, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value, Parallelism::None);
+    matmul(positions, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value);
     add_bias(value, &fc2.bias);
 }

@@ -4,9 +4,6 @@
 //! im2col's one. Input and output transforms run channels-last, the output transform
 //! fused with bias, ReLU and the residual add.
 
-use gemm::Parallelism;
-use rayon::prelude::*;
-
 use super::kernels::{matmul, multiversion};
 use super::weights::FoldedConv;
 
@@ -83,7 +80,6 @@ impl Winograd {
     }
 
     /// Convolves `positions` boards of channels-last `input` and ends with `epilogue`.
-    /// With `parallel`, the 16 products are shared among rayon's threads.
     pub(crate) fn forward(
         &self,
         geometry: Geometry,
@@ -91,7 +87,6 @@ impl Winograd {
         input: &[f32],
         scratch: &mut Scratch,
         epilogue: Epilogue,
-        parallel: bool,
     ) {
         let (ty, tx) = geometry.tiles();
         let tiles = positions * ty * tx;
@@ -102,13 +97,9 @@ impl Winograd {
         let product = |(point, m): (usize, &mut [f32])| {
             let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
             let u = &self.u[point * cin * cout..(point + 1) * cin * cout];
-            matmul(tiles, cin, cout, v, u, m, Parallelism::None);
+            matmul(tiles, cin, cout, v, u, m);
         };
-        if parallel {
-            m.par_chunks_mut(tiles * cout).enumerate().for_each(product);
-        } else {
-            m.chunks_mut(tiles * cout).enumerate().for_each(product);
-        }
+        m.chunks_mut(tiles * cout).enumerate().for_each(product);
         transform_output(geometry, positions, cout, m, &self.bias, epilogue);
     }
 }
