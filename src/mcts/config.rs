@@ -97,7 +97,8 @@ pub struct SearchConfig {
     /// counted (a side that would have resigned but did not lose).
     pub resign_playthrough: f32,
 
-    /// The largest tree kept, in nodes; a search stops once its tree reaches it.
+    /// The largest tree kept, in nodes (about 48 bytes each); a search stops once its
+    /// tree reaches it.
     pub max_nodes: usize,
 }
 
@@ -130,7 +131,7 @@ impl Default for SearchConfig {
             resign_threshold: None,
             resign_consecutive: 3,
             resign_playthrough: 0.1,
-            max_nodes: 20_000_000,
+            max_nodes: 5_000_000,
         }
     }
 }

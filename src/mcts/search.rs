@@ -219,7 +219,8 @@ impl<G: Game> Search<G> {
         if depth == 0 || at.plies_played() > game.plies_played() || !self.tree[node].is_expanded() {
             return None;
         }
-        self.tree[node].child_range().find_map(|child| {
+        // An unvisited child has no subtree worth keeping.
+        self.tree[node].child_range().filter(|&child| self.tree[child].visits > 0).find_map(|child| {
             let mut next = at.clone();
             match self.tree[child].edge {
                 Edge::Move(mv) => next.play(mv),
