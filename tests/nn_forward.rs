@@ -68,6 +68,10 @@ fn assert_matches_burn<G: Encoding>(blocks: usize, channels: usize, seed: u64) {
         fast.forward(&input, batch, &mut our_policy, &mut our_value);
         let (dp, dv) = (max_difference(&policy, &our_policy), max_difference(&value, &our_value));
         assert!(dp < 1e-4 && dv < 1e-4, "{} batch {batch}: policy off by {dp}, value by {dv}", G::NAME);
+        // A clone (another thread's copy) computes the same.
+        let (mut clone_policy, mut clone_value) = (vec![f32::NAN; our_policy.len()], vec![f32::NAN; batch * 3]);
+        fast.clone().forward(&input, batch, &mut clone_policy, &mut clone_value);
+        assert_eq!((clone_policy, clone_value), (our_policy, our_value));
     }
 }
 

@@ -22,7 +22,7 @@ use winograd::{Epilogue, Geometry, Scratch};
 const TILE: usize = 4;
 
 /// The scratch buffers of one thread.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Buffers {
     /// The tile's input planes, channels-last.
     input: Vec<f32>,
@@ -52,10 +52,16 @@ fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
 
 /// A net ready for fast CPU inference. Cloning shares the weights and gives fresh
 /// buffers (one clone per self-play thread, say).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct CpuNet {
     weights: Arc<Weights>,
     workers: Vec<Buffers>,
+}
+
+impl Clone for CpuNet {
+    fn clone(&self) -> CpuNet {
+        CpuNet { weights: Arc::clone(&self.weights), workers: Vec::new() }
+    }
 }
 
 impl CpuNet {

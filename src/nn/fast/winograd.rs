@@ -40,7 +40,7 @@ impl Geometry {
 }
 
 /// Scratch buffers of the transformed inputs and products.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Scratch {
     v: Vec<f32>,
     m: Vec<f32>,
