@@ -135,3 +135,38 @@ fn mcts_player_reports_like_an_engine() {
         assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
     }
 }
+
+#[test]
+fn the_driver_resigns_lost_games_but_plays_out_its_share() {
+    use xiangqi_zero::mcts::{Driver, Ending, Event};
+    // Red has only its general and advisors against Black's full army, Red to move.
+    let lost = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/4A4/3AK4 w - - 0 1";
+    for playthrough in [0.0, 1.0] {
+        let config = SearchConfig {
+            simulations: 64,
+            batch_size: 8,
+            resign_threshold: Some(-0.5),
+            resign_consecutive: 1,
+            resign_playthrough: playthrough,
+            ..SearchConfig::default()
+        };
+        let mut driver = Driver::new(config, MaterialEvaluator::default(), 2, 3, move |_| Xiangqi::from_text(lost).unwrap());
+        driver.limit_games(2);
+        driver.set_max_plies(6);
+        let mut endings = Vec::new();
+        driver.run(&mut |event| {
+            if let Event::GameOver(over) = event {
+                endings.push((over.ending, over.playthrough, over.would_have_resigned, over.plies));
+            }
+        });
+        assert_eq!(endings.len(), 2);
+        for (ending, played_out, would, plies) in endings {
+            if playthrough == 0.0 {
+                assert_eq!((ending, played_out, plies), (Ending::Resigned(xiangqi_zero::game::Player::First), false, 0));
+            } else {
+                assert!(played_out && ending != Ending::Resigned(xiangqi_zero::game::Player::First), "{ending:?}");
+                assert_eq!(would, Some(xiangqi_zero::game::Player::First));
+            }
+        }
+    }
+}

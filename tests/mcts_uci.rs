@@ -1,0 +1,47 @@
+//! The `mcts:` player served as a UCI engine: `go nodes` counts simulations, `go
+//! movetime` and `go infinite` … `stop` bound it by time.
+
+use std::io::Cursor;
+use std::sync::{Arc, Mutex};
+
+use xiangqi_zero::engine::serve;
+use xiangqi_zero::eval::{Playable, PlayerSpec};
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+
+/// What an engine serving `mcts:sims=300` prints for `script`.
+fn engine_output(script: &str) -> String {
+    let spec: PlayerSpec = "mcts:sims=300,eval=material".parse().unwrap();
+    let printed = Arc::new(Mutex::new(Vec::<u8>::new()));
+    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), printed.clone());
+    let text = String::from_utf8(printed.lock().unwrap().clone()).unwrap();
+    text
+}
+
+/// The move of the `bestmove` line, checked legal after `h2e2`.
+fn legal_bestmove(output: &str) -> String {
+    let best = output.lines().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove line");
+    let mut game = Xiangqi::start();
+    game.play(game.parse_move("h2e2").unwrap());
+    assert!(game.parse_move(best).is_ok(), "{output}");
+    best.to_string()
+}
+
+#[test]
+fn go_nodes_counts_simulations() {
+    let output = engine_output("uci\nisready\nposition startpos moves h2e2\ngo nodes 250\n");
+    legal_bestmove(&output);
+    let info = output.lines().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(info.contains(" nodes 250 ") && info.contains("score cp") && info.contains(" pv "), "{info}");
+}
+
+#[test]
+fn go_movetime_and_infinite_are_bounded_by_time() {
+    let started = std::time::Instant::now();
+    let output = engine_output("uci\nposition startpos moves h2e2\ngo movetime 300\n");
+    legal_bestmove(&output);
+    let elapsed = started.elapsed().as_millis();
+    assert!((250..3000).contains(&elapsed), "{elapsed} ms");
+    let output = engine_output("uci\nposition startpos moves h2e2\ngo infinite\nisready\nstop\nquit\n");
+    legal_bestmove(&output);
+}
