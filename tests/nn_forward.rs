@@ -86,6 +86,11 @@ fn banqi_forward_matches_burn() {
 }
 
 #[test]
+fn a_width_off_the_vector_size_matches_burn() {
+    assert_matches_burn::<Xiangqi>(1, 12, 4);
+}
+
+#[test]
 fn reference_sized_forward_matches_burn() {
     assert_matches_burn::<Xiangqi>(6, 64, 3);
 }

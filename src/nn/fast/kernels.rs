@@ -53,6 +53,12 @@ pub(crate) fn add_bias(values: &mut [f32], bias: &[f32]) {
     }
 }
 
+/// Whether the CPU has AVX-512F: what the `multiversion!` functions run fast with.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+}
+
 /// Defines a function twice, for baseline x86-64 (how the crate is built) and for
 /// AVX-512, and picks at run time: loops along the channels then run 16 floats at a time.
 macro_rules! multiversion {
@@ -67,7 +73,7 @@ macro_rules! multiversion {
                 generic($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            if $crate::nn::fast::kernels::has_avx512() {
                 // SAFETY: the CPU has AVX-512F, checked just above.
                 return unsafe { avx512($($arg),*) };
             }
