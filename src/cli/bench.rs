@@ -267,8 +267,11 @@ fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) {
 
     let game = Xiangqi::from_text(MCTS_MIDDLEGAME).expect("a valid FEN");
     let config = SearchConfig::default();
+    // One search object, reset for each run: its tree's memory is reused, as in play.
+    let search = std::cell::RefCell::new(Search::new(game.clone(), config.clone(), 1));
     let rate = median_rate(runs, || {
-        let mut search = Search::new(game.clone(), config.clone(), 1);
+        let mut search = search.borrow_mut();
+        search.reset(game.clone());
         search.run(&mut UniformEvaluator::new(), &Budget::simulations(sims)).simulations as u64
     });
     println!(

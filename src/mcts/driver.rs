@@ -164,7 +164,8 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
         &mut self.evaluator
     }
 
-    fn new_slot(&mut self) -> Slot<G> {
+    /// The next game: its number, its start, and whether nobody may resign in it.
+    fn next_game(&mut self) -> (u64, G, bool) {
         let game = (self.new_game)(&mut self.rng);
         let id = self.next_id;
         self.next_id += 1;
@@ -172,16 +173,13 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
             *left = left.saturating_sub(1);
         }
         let playthrough = self.config.resign_threshold.is_some() && self.rng.random::<f32>() < self.config.resign_playthrough;
-        Slot {
-            id,
-            search: Search::new(game, self.config.clone(), self.rng.random()),
-            ply: 0,
-            low: [0; 2],
-            playthrough,
-            would_have_resigned: None,
-            searching: false,
-            active: true,
-        }
+        (id, game, playthrough)
+    }
+
+    fn new_slot(&mut self) -> Slot<G> {
+        let (id, game, playthrough) = self.next_game();
+        let search = Search::new(game, self.config.clone(), self.rng.random());
+        Slot { id, search, ply: 0, low: [0; 2], playthrough, would_have_resigned: None, searching: false, active: true }
     }
 
     /// One round: starts the searches that need starting, gathers leaves from the games
@@ -300,7 +298,11 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
             would_have_resigned: slot.would_have_resigned,
         }));
         if self.games_left.is_none_or(|left| left > 0) {
-            self.slots[i] = self.new_slot();
+            // The next game reuses the slot's search and its memory.
+            let (id, game, playthrough) = self.next_game();
+            let slot = &mut self.slots[i];
+            slot.search.reset(game);
+            (slot.id, slot.ply, slot.low, slot.playthrough, slot.would_have_resigned) = (id, 0, [0; 2], playthrough, None);
         } else {
             self.slots[i].active = false;
         }

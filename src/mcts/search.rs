@@ -206,6 +206,13 @@ impl<G: Game> Search<G> {
         self.reroot(found);
     }
 
+    /// Starts afresh from `game` with an empty tree, keeping the memory of the old one.
+    pub fn reset(&mut self, game: G) {
+        assert!(self.pending.is_empty(), "the root moves with no leaf in flight");
+        self.game = game;
+        self.reroot(None);
+    }
+
     fn find_child(&self, matches: impl Fn(Edge<G::Move, G::Outcome>) -> bool) -> Option<usize> {
         let node = &self.tree[ROOT];
         (node.is_expanded()).then(|| node.child_range().find(|&i| matches(self.tree[i].edge))).flatten()
