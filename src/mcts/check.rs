@@ -18,7 +18,7 @@ impl<G: Game> Search<G> {
     /// The children of the node reached along `path` (empty if there is none).
     pub fn children(&self, path: &[Edge<G::Move, G::Outcome>]) -> &[Node<G::Move, G::Outcome>] {
         match self.node(path) {
-            Some(node) => &self.tree.children_of(node),
+            Some(node) => self.tree.children_of(node),
             None => &[],
         }
     }

@@ -163,7 +163,7 @@ impl SearchConfig {
     pub fn validate(&self) -> Result<(), String> {
         let checks: [(bool, &str); 12] = [
             (self.simulations >= 1, "simulations must be at least 1"),
-            (self.batch_size >= 1, "batch_size must be at least 1"),
+            ((1..=4096).contains(&self.batch_size), "batch_size must be 1 to 4096"),
             (self.c_puct > 0.0, "c_puct must be positive"),
             (self.c_puct_base > 0.0, "c_puct_base must be positive"),
             (self.virtual_loss >= 0.0, "virtual_loss must not be negative"),

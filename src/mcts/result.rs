@@ -207,6 +207,10 @@ impl<G: Game> Search<G> {
         }
         let index = match self.config.root {
             RootSelection::Gumbel => {
+                if !self.root.ready {
+                    // No simulation ran on this root (a full tree): no Gumbel draws yet.
+                    self.root.prepare(&mut self.tree, &self.config, &mut self.rng, false, 0);
+                }
                 let [sigma, _] = &mut self.scratch;
                 self.root.gumbel_choice(&self.tree, &self.config, sigma)?
             }

@@ -428,7 +428,11 @@ impl<G: Game> Search<G> {
         let paths = std::mem::take(&mut self.paths);
         for leaf in &pending {
             let (node, entry) = (leaf.node as usize, leaf.entry as usize);
-            let wdl = batch.value(entry).for_first(self.tree[node].mover);
+            let wdl = batch.value(entry);
+            // An evaluator's nonsense (NaN, infinities) counts as a draw rather than
+            // poisoning every sum above it.
+            let wdl = if [wdl.win, wdl.draw, wdl.loss].iter().all(|x| x.is_finite()) { wdl } else { Wdl::DRAW };
+            let wdl = wdl.for_first(self.tree[node].mover);
             let priors = batch.priors(entry);
             let total: f32 = priors.iter().filter(|p| p.is_finite() && **p > 0.0).sum();
             let uniform = 1.0 / priors.len().max(1) as f32;
