@@ -330,30 +330,32 @@ fn driver_plays_whole_games_with_one_evaluator_call_per_round() {
             self.inner.evaluate(batch);
         }
     }
-    let evaluator = Counting { inner: UniformEvaluator::with_rollouts(9, 3), calls: 0, positions: 0 };
-    let config = SearchConfig { cheap_simulations: Some(10), ..SearchConfig::training() };
-    let config = SearchConfig { simulations: 64, batch_size: 16, ..config };
-    let mut driver = Driver::new(config, evaluator, 8, 11, |_| TicTacToe::start());
-    driver.limit_games(20);
-    let (mut moves, mut games, mut full) = (0, Vec::new(), 0);
-    driver.run(&mut |event| match event {
-        Event::Move(record) => {
-            moves += 1;
-            full += record.result.full as usize;
-            assert_eq!(record.ply, record.position.plies_played());
-            let policy: f32 = record.result.policy().iter().sum();
-            assert!((policy - 1.0).abs() < 1e-4);
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let evaluator = Counting { inner: UniformEvaluator::with_rollouts(9, 3), calls: 0, positions: 0 };
+        let config = SearchConfig { cheap_simulations: Some(10), root, ..SearchConfig::training() };
+        let config = SearchConfig { simulations: 64, batch_size: 16, ..config };
+        let mut driver = Driver::new(config, evaluator, 8, 11, |_| TicTacToe::start());
+        driver.limit_games(20);
+        let (mut moves, mut games, mut full) = (0, Vec::new(), 0);
+        driver.run(&mut |event| match event {
+            Event::Move(record) => {
+                moves += 1;
+                full += record.result.full as usize;
+                assert_eq!(record.ply, record.position.plies_played());
+                let policy: f32 = record.result.policy().iter().sum();
+                assert!((policy - 1.0).abs() < 1e-4);
+            }
+            Event::GameOver(over) => games.push(over),
+        });
+        assert_eq!(games.len(), 20);
+        let ids: std::collections::BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
+        assert_eq!(ids.len(), 20);
+        for game in &games {
+            assert!(matches!(game.ending, Ending::Rules(_) | Ending::Resigned(_)), "{:?}", game.ending);
         }
-        Event::GameOver(over) => games.push(over),
-    });
-    assert_eq!(games.len(), 20);
-    let ids: std::collections::BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
-    assert_eq!(ids.len(), 20);
-    for game in &games {
-        assert!(matches!(game.ending, Ending::Rules(_) | Ending::Resigned(_)), "{:?}", game.ending);
+        assert!(full > 0 && full < moves, "{root:?}: {full} of {moves} moves fully searched");
+        let evaluator = driver.evaluator_mut();
+        assert!(evaluator.positions as f64 > 0.5 * (evaluator.calls * 16) as f64, "{root:?}: batches mostly full");
     }
-    assert!(full > 0 && full < moves, "{full} of {moves} moves fully searched");
-    let evaluator = driver.evaluator_mut();
-    assert!(evaluator.positions as f64 > 0.5 * (evaluator.calls * 16) as f64, "batches mostly full");
 }
 
