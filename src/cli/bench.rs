@@ -287,22 +287,24 @@ fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) {
         positions.push(&game);
     }
     let mut spinning = Spinning(cost);
-    let evaluator_rate = timed_rate(runs, batch, || spinning.evaluate(&mut positions));
     // Self-play as training runs it, one game per batch slot.
     let config = SearchConfig { batch_size: batch, ..SearchConfig::training() };
     let mut driver = Driver::new(config, Spinning(cost), batch, 1, |_| Xiangqi::start());
     driver.set_max_plies(200);
-    let mut rates: Vec<f64> = (0..runs)
+    // Each run times the evaluator alone, then the driver, so that both see the same
+    // machine; the median run by ratio is reported.
+    let mut runs: Vec<(f64, f64)> = (0..runs)
         .map(|_| {
+            let evaluator_rate = timed_rate(1, batch, || spinning.evaluate(&mut positions));
             let (started, before) = (Instant::now(), driver.simulations());
             while started.elapsed() < Duration::from_millis(1000) {
                 driver.step(&mut |_| {});
             }
-            (driver.simulations() - before) as f64 / started.elapsed().as_secs_f64()
+            ((driver.simulations() - before) as f64 / started.elapsed().as_secs_f64(), evaluator_rate)
         })
         .collect();
-    rates.sort_by(f64::total_cmp);
-    let driver_rate = rates[rates.len() / 2];
+    runs.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
+    let (driver_rate, evaluator_rate) = runs[runs.len() / 2];
     println!(
         "mcts driver xiangqi self-play, {batch} games, batch {batch}, evaluator {cost_us} us/position: {:.3}x the evaluator's positions/s ({:.0} simulations/s vs {:.0}; aim 0.9)",
         driver_rate / evaluator_rate,
