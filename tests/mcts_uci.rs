@@ -45,3 +45,13 @@ fn go_movetime_and_infinite_are_bounded_by_time() {
     let output = engine_output("uci\nposition startpos moves h2e2\ngo infinite\nisready\nstop\nquit\n");
     legal_bestmove(&output);
 }
+
+#[test]
+fn gumbel_search_by_time_plans_its_halving_for_the_configured_simulations() {
+    let spec: PlayerSpec = "mcts:sims=64,root=gumbel".parse().unwrap();
+    let mut player = Xiangqi::player(&spec, 1).unwrap();
+    let limits = xiangqi_zero::search::Limits::movetime(std::time::Duration::from_millis(100));
+    let report = player.think(&Xiangqi::start(), &limits, &mut |_| {}).unwrap();
+    assert!(report.nodes > 64, "{}", report.nodes);
+    assert!(Xiangqi::start().parse_move(&report.best.unwrap().to_string()).is_ok());
+}

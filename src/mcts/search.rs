@@ -263,8 +263,11 @@ impl<G: Game> Search<G> {
         self.start(budget.simulations, true);
         let mut batch = std::mem::take(&mut self.batch);
         loop {
-            let stopped = budget.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            let late = budget.deadline.is_some_and(|d| Instant::now() >= d);
+            // Time and the stop flag end the search once the root has its moves (so
+            // there is always a move to play).
+            let expanded = self.tree[ROOT].kind != NodeKind::New;
+            let stopped = expanded && budget.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let late = expanded && budget.deadline.is_some_and(|d| Instant::now() >= d);
             if self.finished() || stopped || late {
                 break;
             }
@@ -295,7 +298,10 @@ impl<G: Game> Search<G> {
             && self.tree.len() < self.config.max_nodes
         {
             if !self.root.ready && self.tree[ROOT].kind == NodeKind::Decision {
-                self.root.prepare(&mut self.tree, &self.config, &mut self.rng, self.full, self.target);
+                // Sequential Halving plans for the simulations asked for; a search
+                // bounded only by time plans for the config's number.
+                let planned = if self.target == u32::MAX { self.config.simulations } else { self.target.min(1 << 22) };
+                self.root.prepare(&mut self.tree, &self.config, &mut self.rng, self.full, planned);
             }
             match self.descend(batch) {
                 Descent::Leaf => added += 1,
