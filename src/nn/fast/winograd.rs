@@ -105,8 +105,7 @@ impl Winograd {
             // Our kernel is for AVX-512 only; gemm picks its own code for the CPU.
             #[cfg(target_arch = "x86_64")]
             if cout % LANES == 0 && has_avx512() {
-                // SAFETY: the CPU has AVX-512F, checked just above.
-                unsafe { products(tiles, cin, cout, v, u, m) };
+                products(tiles, cin, cout, v, u, m);
                 return;
             }
             matmul(tiles, cin, cout, v, u, m);
@@ -253,16 +252,13 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
 }
 }
 
+multiversion! {
 /// `out = v · u` for one point's product: `v` is `tiles × cin`, `u` is `cin × cout`
 /// (`cout` a multiple of `LANES`), `out` is `tiles × cout`, all row-major. With these
 /// sizes (`u` fits in L1) blocks of up to 6 rows × 64 columns accumulate in registers
 /// and nothing needs packing, unlike a general GEMM: 10% faster than `gemm` here.
-///
-/// # Safety
-/// The CPU must have AVX-512F.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn products(tiles: usize, cin: usize, cout: usize, v: &[f32], u: &[f32], out: &mut [f32]) {
+fn products(tiles: usize, cin: usize, cout: usize, v: &[f32], u: &[f32], out: &mut [f32]) {
     let mut row = 0;
     while row < tiles {
         let rows = (tiles - row).min(6);
@@ -288,6 +284,7 @@ unsafe fn products(tiles: usize, cin: usize, cout: usize, v: &[f32], u: &[f32], 
         }
         row += rows;
     }
+}
 }
 
 /// `R` rows × `W` columns (from `col`) of `products`, accumulated in registers (the
