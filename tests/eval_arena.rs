@@ -3,34 +3,17 @@
 
 use std::time::Duration;
 
-use xiangqi_zero::eval::{run_match, MatchConfig, Playable, PlayerSpec, Start};
+mod common;
+
+use xiangqi_zero::eval::{run_match, Playable, PlayerSpec};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 
-fn config(games: u32) -> MatchConfig {
-    MatchConfig {
-        games,
-        concurrency: 2,
-        movetime: None,
-        sprt: None,
-        out: None,
-        max_plies: 300,
-        seed: 7,
-        progress: false,
-    }
-}
-
-fn spec(text: &str) -> PlayerSpec {
-    text.parse().unwrap()
-}
+use common::{match_config as config, spec, start_positions};
 
 fn engine(script: &str) -> PlayerSpec {
     spec(&format!("uci(ms=100):{}/tests/engines/{script}", env!("CARGO_MANIFEST_DIR")))
-}
-
-fn start_positions<G: Game>(count: u64) -> Vec<Start<G>> {
-    (0..count).map(|seed| Start { game: G::start(), opening: None, seed }).collect()
 }
 
 #[test]

@@ -4,6 +4,8 @@
 
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
+use xiangqi_zero::eval::{MatchConfig, PlayerSpec, Start};
+use xiangqi_zero::game::Game;
 
 /// Every line of the JSON Lines file `tests/data/<name>`, parsed.
 pub fn read_jsonl<T: DeserializeOwned>(name: &str) -> Vec<T> {
@@ -33,4 +35,28 @@ pub fn mutated(samples: &'static [&'static str], alphabet: &str) -> impl Strateg
             chars.into_iter().collect()
         },
     )
+}
+
+/// A quiet match of `games` games, two at a time, adjudicated a draw after 300 plies.
+pub fn match_config(games: u32) -> MatchConfig {
+    MatchConfig {
+        games,
+        concurrency: 2,
+        movetime: None,
+        sprt: None,
+        out: None,
+        max_plies: 300,
+        seed: 7,
+        progress: false,
+    }
+}
+
+/// `count` start positions of `G`, with chance seeds 0, 1, ….
+pub fn start_positions<G: Game>(count: u64) -> Vec<Start<G>> {
+    (0..count).map(|seed| Start { game: G::start(), opening: None, seed }).collect()
+}
+
+/// A player spec that must parse.
+pub fn spec(text: &str) -> PlayerSpec {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
