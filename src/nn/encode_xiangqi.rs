@@ -29,7 +29,7 @@ struct Labels {
 
 static LABELS: LazyLock<Labels> = LazyLock::new(|| {
     let pairs = PairLabels::new(CELLS, |from, to| geometric_move(coords(from), coords(to)));
-    let mirror = pairs.permuted(|sq| mirror_cell(sq));
+    let mirror = pairs.permuted(mirror_cell);
     Labels { pairs, mirror }
 });
 
