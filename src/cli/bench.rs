@@ -81,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Movegen { game: GameKind::Banqi, depth, runs } => banqi_movegen(depth.unwrap_or(4), runs),
         What::Search { depth, runs } => search(depth, runs),
         What::Nn { runs } => nn(runs),
-        What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us),
+        What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
     }
     Ok(())
 }
@@ -262,10 +262,10 @@ impl<G: Game> xiangqi_zero::mcts::Evaluator<G> for Spinning {
 }
 
 /// MCTS speed (see `What::Mcts`).
-fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) {
+fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) -> anyhow::Result<()> {
     use xiangqi_zero::mcts::{Batch, Budget, Driver, Evaluator, Search, SearchConfig, UniformEvaluator};
 
-    let game = Xiangqi::from_text(MCTS_MIDDLEGAME).expect("a valid FEN");
+    let game = Xiangqi::from_text(MCTS_MIDDLEGAME)?;
     let config = SearchConfig::default();
     // One search object, reset for each run: its tree's memory is reused, as in play.
     let search = std::cell::RefCell::new(Search::new(game.clone(), config.clone(), 1));
@@ -311,4 +311,5 @@ fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) {
         driver_rate,
         evaluator_rate
     );
+    Ok(())
 }
