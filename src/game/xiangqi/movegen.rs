@@ -138,6 +138,15 @@ impl Board {
         pseudo.iter().filter(|&&mv| self.is_safe(mv, &safety)).count()
     }
 
+    /// Whether the side to move has any legal move (stops at the first one found).
+    #[inline]
+    pub fn has_legal_move(&self) -> bool {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        let safety = self.king_safety();
+        pseudo.iter().any(|&mv| self.is_safe(mv, &safety))
+    }
+
     /// Whether `mv` is legal: it must obey how the pieces move and leave one's own
     /// general unattacked.
     pub fn is_legal(&self, mv: Move) -> bool {

@@ -174,7 +174,7 @@ impl Game for Xiangqi {
     }
 
     fn status(&self) -> Status {
-        if self.board.count_legal_moves() == 0 {
+        if !self.board.has_legal_move() {
             let reason = if self.in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
             return Status::Over { winner: Some(self.to_move().opponent()), reason };
         }
