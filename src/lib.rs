@@ -3,9 +3,11 @@
 //! [`game`] holds the rules cores and the [`game::Game`] trait the other layers are
 //! written against.
 
+pub mod atomic;
 pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod mcts;
 pub mod nn;
 pub mod search;
+pub mod selfplay;

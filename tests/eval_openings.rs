@@ -1,7 +1,6 @@
 //! The built-in openings are legal Xiangqi from the start position and distinct; openings
 //! files are read as documented and a bad line is named in a one-line error.
 
-
 use std::collections::HashSet;
 
 use xiangqi_zero::eval::openings::{builtin, parse_file, OwnedOpening};
@@ -25,20 +24,10 @@ fn play_through(start: &str, moves: &[impl AsRef<str>]) -> Result<Xiangqi, Strin
 #[test]
 fn every_builtin_opening_is_legal_and_leaves_the_game_going() {
     let openings = builtin();
-    assert!(
-        openings.len() >= 50,
-        "only {} built-in openings",
-        openings.len()
-    );
+    assert!(openings.len() >= 50, "only {} built-in openings", openings.len());
     for opening in openings {
-        assert!(
-            (2..=8).contains(&opening.moves.len()),
-            "{}: {} plies",
-            opening.name,
-            opening.moves.len()
-        );
-        let game = play_through("startpos", opening.moves)
-            .unwrap_or_else(|e| panic!("{}: {e}", opening.name));
+        assert!((2..=8).contains(&opening.moves.len()), "{}: {} plies", opening.name, opening.moves.len());
+        let game = play_through("startpos", opening.moves).unwrap_or_else(|e| panic!("{}: {e}", opening.name));
         assert_eq!(game.status(), Status::Ongoing, "{}", opening.name);
         assert_eq!(game.plies_played(), opening.moves.len());
     }
@@ -54,23 +43,11 @@ fn builtin_names_and_lines_are_unique() {
         assert!(names.insert(opening.name), "name twice: {}", opening.name);
         assert!(lines.insert(opening.moves), "moves twice: {}", opening.name);
         let game = play_through("startpos", opening.moves).unwrap();
-        assert!(
-            positions.insert(game.to_text()),
-            "{} reaches a position another opening reaches",
-            opening.name
-        );
+        assert!(positions.insert(game.to_text()), "{} reaches a position another opening reaches", opening.name);
         // English, then the Chinese name in brackets.
         let (english, chinese) = opening.name.split_once(" (").expect("English (Chinese)");
-        assert!(
-            english.is_ascii() && !english.is_empty(),
-            "{}",
-            opening.name
-        );
-        assert!(
-            chinese.ends_with(')') && !chinese.is_ascii(),
-            "{}",
-            opening.name
-        );
+        assert!(english.is_ascii() && !english.is_empty(), "{}", opening.name);
+        assert!(chinese.ends_with(')') && !chinese.is_ascii(), "{}", opening.name);
     }
 }
 
@@ -110,24 +87,12 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR   b;   # after h2e2,
     let openings = parse_file(text).unwrap();
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let expected = [
-        (
-            "Central cannon vs screen horses",
-            None,
-            vec!["h2e2", "h9g7", "h0g2", "i9h9"],
-        ),
+        ("Central cannon vs screen horses", None, vec!["h2e2", "h9g7", "h0g2", "i9h9"]),
         ("line 4", None, vec!["h2e2", "h9g7"]),
         ("line 5", Some(start), vec!["h2e2", "h9g7"]),
         ("Pawn opening, PGN-style move", None, vec!["c3c4", "b7c7"]),
-        (
-            "a FEN alone",
-            Some("2bak4/9/4b4/9/9/9/9/9/4A4/3AK4 w"),
-            vec![],
-        ),
-        (
-            "after h2e2, no moves",
-            Some("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"),
-            vec![],
-        ),
+        ("a FEN alone", Some("2bak4/9/4b4/9/9/9/9/9/4A4/3AK4 w"), vec![]),
+        ("after h2e2, no moves", Some("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"), vec![]),
     ];
     assert_eq!(openings.len(), expected.len());
     for (opening, (name, fen, moves)) in openings.iter().zip(expected) {
@@ -135,8 +100,7 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR   b;   # after h2e2,
         assert_eq!(opening.fen.as_deref(), fen, "{name}");
         assert_eq!(opening.moves, moves, "{name}");
         // Each is playable by the rules core from its start text.
-        let game = play_through(opening.start_text(), &opening.moves)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let game = play_through(opening.start_text(), &opening.moves).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(game.status(), Status::Ongoing, "{name}");
     }
     assert_eq!(openings[0].start_text(), "startpos");

@@ -1,10 +1,10 @@
 //! Game records: JSON lines round-trip, the PGN matches hand-written text line by line,
 //! and files are replaced atomically.
 
-
 use std::path::PathBuf;
 
-use xiangqi_zero::eval::record::{pgn_date, write_atomically, GameRecord};
+use xiangqi_zero::atomic::write_atomically;
+use xiangqi_zero::eval::record::{pgn_date, GameRecord};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -14,9 +14,7 @@ fn record() -> GameRecord {
         red: "alphabeta:depth=4".to_string(),
         black: "uci:/opt/engine --threads 1".to_string(),
         start: START.to_string(),
-        moves: ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
-            .map(String::from)
-            .to_vec(),
+        moves: ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"].map(String::from).to_vec(),
         result: "1-0".to_string(),
         reason: "checkmate".to_string(),
         round: 7,
@@ -26,16 +24,11 @@ fn record() -> GameRecord {
 
 /// Compares line by line, so a failure names the first line that differs.
 fn assert_lines(actual: &str, expected: &str) {
-    let (a, e): (Vec<&str>, Vec<&str>) =
-        (actual.split('\n').collect(), expected.split('\n').collect());
+    let (a, e): (Vec<&str>, Vec<&str>) = (actual.split('\n').collect(), expected.split('\n').collect());
     for (i, (a, e)) in a.iter().zip(&e).enumerate() {
         assert_eq!(a, e, "line {} differs\n--- actual:\n{actual}", i + 1);
     }
-    assert_eq!(
-        a.len(),
-        e.len(),
-        "line count differs\n--- actual:\n{actual}"
-    );
+    assert_eq!(a.len(), e.len(), "line count differs\n--- actual:\n{actual}");
 }
 
 #[test]
@@ -65,10 +58,7 @@ fn json_line_round_trips() {
     let without = r#"{"game":"banqi","red":"random","black":"random","start":"startpos","moves":["a1a1"],"result":"0-1","reason":"no-pieces","round":1}"#;
     assert_eq!(GameRecord::from_json_line(without).unwrap().opening, None);
     let error = GameRecord::from_json_line("{\"game\":\"xiangqi\"}").unwrap_err();
-    assert!(
-        error.starts_with("invalid game record: missing field"),
-        "{error}"
-    );
+    assert!(error.starts_with("invalid game record: missing field"), "{error}");
     assert_eq!(error.lines().count(), 1);
 }
 
@@ -88,23 +78,11 @@ fn pgn_from_the_start_position() {
 1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 B9-C7 {checkmate} 1-0
 
 "#;
-    assert_lines(
-        &record().to_pgn_dated("depth 4 vs engine", "2025.03.14"),
-        expected,
-    );
+    assert_lines(&record().to_pgn_dated("depth 4 vs engine", "2025.03.14"), expected);
     // `startpos` and the start FEN with other counters are the start position too.
-    for start in [
-        "startpos",
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r",
-    ] {
-        let game = GameRecord {
-            start: start.to_string(),
-            ..record()
-        };
-        assert_lines(
-            &game.to_pgn_dated("depth 4 vs engine", "2025.03.14"),
-            expected,
-        );
+    for start in ["startpos", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r"] {
+        let game = GameRecord { start: start.to_string(), ..record() };
+        assert_lines(&game.to_pgn_dated("depth 4 vs engine", "2025.03.14"), expected);
     }
 }
 
@@ -116,12 +94,7 @@ fn pgn_from_a_fen_with_black_to_move_and_a_long_game() {
     let cycle = ["h9g7", "h0g2", "g7h9", "g2h0"];
     let game = GameRecord {
         start: fen.to_string(),
-        moves: cycle
-            .iter()
-            .cycle()
-            .take(22)
-            .map(|m| m.to_string())
-            .collect(),
+        moves: cycle.iter().cycle().take(22).map(|m| m.to_string()).collect(),
         result: "unfinished".to_string(),
         reason: "stopped {by user}".to_string(),
         red: "net:\"a b\".bin".to_string(),
@@ -159,10 +132,7 @@ fn pgn_of_a_game_without_moves_and_of_a_draw() {
         ..record()
     };
     let pgn = game.to_pgn_dated("e", "2025.03.14");
-    assert!(
-        pgn.contains("[Result \"1/2-1/2\"]\n[Format \"ICCS\"]\n\n1/2-1/2\n\n"),
-        "{pgn}"
-    );
+    assert!(pgn.contains("[Result \"1/2-1/2\"]\n[Format \"ICCS\"]\n\n1/2-1/2\n\n"), "{pgn}");
     assert!(pgn.ends_with("\n\n1/2-1/2\n\n"), "{pgn}");
 }
 
@@ -207,33 +177,23 @@ fn pgn_dates_are_utc_calendar_dates() {
     assert_eq!(pgn_date(4_107_542_400), "2100.03.01");
     // Today's date has the shape YYYY.MM.DD.
     let pgn = record().to_pgn("e");
-    let date = pgn
-        .lines()
-        .find_map(|l| l.strip_prefix("[Date \""))
-        .unwrap();
+    let date = pgn.lines().find_map(|l| l.strip_prefix("[Date \"")).unwrap();
     let date = date.strip_suffix("\"]").unwrap();
     assert_eq!(date.len(), 10, "{date}");
-    assert!(date.chars().enumerate().all(|(i, c)| if i == 4 || i == 7 {
-        c == '.'
-    } else {
-        c.is_ascii_digit()
-    }));
+    assert!(date.chars().enumerate().all(|(i, c)| if i == 4 || i == 7 { c == '.' } else { c.is_ascii_digit() }));
 }
 
 /// A fresh, empty directory for one test.
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("xiangqi-zero-record-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("xiangqi-zero-record-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
 fn entries(dir: &PathBuf) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     names
 }
@@ -250,10 +210,7 @@ fn write_atomically_replaces_the_file_and_leaves_no_temporary() {
 
     // A directory that does not exist: an error, and nothing left behind.
     let missing = dir.join("no-such-dir").join("games.pgn");
-    assert_eq!(
-        write_atomically(&missing, "x").unwrap_err().kind(),
-        std::io::ErrorKind::NotFound
-    );
+    assert_eq!(write_atomically(&missing, "x").unwrap_err().kind(), std::io::ErrorKind::NotFound);
     // Replacing a directory fails, and the temporary file is cleaned up.
     std::fs::create_dir(dir.join("a-dir")).unwrap();
     assert!(write_atomically(&dir.join("a-dir"), "x").is_err());
@@ -278,11 +235,7 @@ fn concurrent_writers_never_leave_a_mixed_file() {
         // Every read sees one writer's text whole.
         for _ in 0..50 {
             if let Ok(seen) = std::fs::read_to_string(&path) {
-                assert!(
-                    texts.contains(&seen),
-                    "a read saw a mixed or partial file of {} bytes",
-                    seen.len()
-                );
+                assert!(texts.contains(&seen), "a read saw a mixed or partial file of {} bytes", seen.len());
             }
         }
     });

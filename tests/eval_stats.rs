@@ -2,15 +2,11 @@
 //! the SPRT on synthetic result streams.
 
 use xiangqi_zero::eval::stats::{
-    elo_estimate, elo_from_fraction, erf, fraction_from_elo, likelihood_of_superiority, Score,
-    Sprt, SprtDecision,
+    elo_estimate, elo_from_fraction, erf, fraction_from_elo, likelihood_of_superiority, Score, Sprt, SprtDecision,
 };
 
 fn assert_close(actual: f64, expected: f64, tolerance: f64) {
-    assert!(
-        (actual - expected).abs() <= tolerance,
-        "{actual} is not within {tolerance} of {expected}"
-    );
+    assert!((actual - expected).abs() <= tolerance, "{actual} is not within {tolerance} of {expected}");
 }
 
 #[test]
@@ -105,19 +101,13 @@ fn interval_edges_are_explicit_and_never_nan() {
 
     // All draws: no observed spread, the interval collapses to [0, 0] as in cutechess.
     let all_draws = elo_estimate(&Score::new(0, 12, 0)).unwrap();
-    assert_eq!(
-        (all_draws.elo, all_draws.lower, all_draws.upper),
-        (0.0, 0.0, 0.0)
-    );
+    assert_eq!((all_draws.elo, all_draws.lower, all_draws.upper), (0.0, 0.0, 0.0));
 
     for w in 0..6 {
         for d in 0..6 {
             for l in 0..6 {
                 if let Some(e) = elo_estimate(&Score::new(w, d, l)) {
-                    assert!(
-                        !e.elo.is_nan() && !e.lower.is_nan() && !e.upper.is_nan(),
-                        "{w} {d} {l}"
-                    );
+                    assert!(!e.elo.is_nan() && !e.lower.is_nan() && !e.upper.is_nan(), "{w} {d} {l}");
                     assert!(e.lower <= e.elo && e.elo <= e.upper, "{w} {d} {l}: {e}");
                 }
             }
@@ -142,51 +132,20 @@ fn likelihood_of_superiority_worked_values() {
     assert_eq!(likelihood_of_superiority(&Score::new(0, 0, 0)), 0.5);
     assert_eq!(likelihood_of_superiority(&Score::new(7, 30, 7)), 0.5);
     // W = 10, L = 6: (10 − 6)/√(2·16) = 1/√2, so LOS = ½(1 + erf(1/√2)) = Φ(1) = 0.841345.
-    assert_close(
-        likelihood_of_superiority(&Score::new(10, 5, 6)),
-        0.841_344_746,
-        1e-9,
-    );
-    assert_close(
-        likelihood_of_superiority(&Score::new(6, 5, 10)),
-        1.0 - 0.841_344_746,
-        1e-9,
-    );
+    assert_close(likelihood_of_superiority(&Score::new(10, 5, 6)), 0.841_344_746, 1e-9);
+    assert_close(likelihood_of_superiority(&Score::new(6, 5, 10)), 1.0 - 0.841_344_746, 1e-9);
     // W = 60, L = 20: 40/√160 = 3.1623, LOS = 0.999996.
-    assert_close(
-        likelihood_of_superiority(&Score::new(60, 20, 20)),
-        0.999_996_13,
-        1e-8,
-    );
+    assert_close(likelihood_of_superiority(&Score::new(60, 20, 20)), 0.999_996_13, 1e-8);
     // Draws do not move it.
-    assert_eq!(
-        likelihood_of_superiority(&Score::new(10, 0, 6)),
-        likelihood_of_superiority(&Score::new(10, 500, 6))
-    );
+    assert_eq!(likelihood_of_superiority(&Score::new(10, 0, 6)), likelihood_of_superiority(&Score::new(10, 500, 6)));
 }
 
 #[test]
 fn sprt_parses_and_rejects_in_one_line() {
     let sprt = Sprt::parse("0,10").unwrap();
-    assert_eq!(
-        sprt,
-        Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05
-        }
-    );
+    assert_eq!(sprt, Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 });
     let sprt = Sprt::parse(" -5 , 5 , 0.1 , 0.2 ").unwrap();
-    assert_eq!(
-        sprt,
-        Sprt {
-            elo0: -5.0,
-            elo1: 5.0,
-            alpha: 0.1,
-            beta: 0.2
-        }
-    );
+    assert_eq!(sprt, Sprt { elo0: -5.0, elo1: 5.0, alpha: 0.1, beta: 0.2 });
     for (bad, needle) in [
         ("", "expected `elo0,elo1`"),
         ("0", "expected `elo0,elo1`"),
@@ -232,11 +191,7 @@ fn sprt_llr_worked_values() {
     assert_eq!(sprt.decision(&Score::new(60, 20, 20)), None);
     // Near the hypotheses the two agree: W 1000 D 2000 L 1000 (ŝ = 0.5, σ̂² = 0.125):
     // 4000 × (0.014387)(1 − 1.014387)/(2 × 0.125) = −3.3119.
-    assert_close(
-        sprt.llr_approx(&Score::new(1000, 2000, 1000)),
-        -3.3119,
-        1e-4,
-    );
+    assert_close(sprt.llr_approx(&Score::new(1000, 2000, 1000)), -3.3119, 1e-4);
     assert_close(sprt.llr(&Score::new(1000, 2000, 1000)), -3.3119, 1e-3);
     // One game can only move the exact ratio a little (LLRcalc: 0.028368 for one win),
     // where the regularised closed form would jump past the bound at once.
@@ -268,19 +223,13 @@ fn sprt_stops_on_a_decisive_stream() {
     // 7 wins then 3 losses, repeated (70%): the closed form adds
     // (0.014387)(1.4 − 1.014387)/(2 × 0.21) = 0.013209 a game, so 2.944/0.013209 ≈ 223 games;
     // the exact ratio, which the closed form overshoots this far out, needs 256 (Python port).
-    let stream = [1, 1, 1, 1, 1, 1, 1, -1, -1, -1]
-        .into_iter()
-        .cycle()
-        .take(10_000);
+    let stream = [1, 1, 1, 1, 1, 1, 1, -1, -1, -1].into_iter().cycle().take(10_000);
     let (decision, games) = run_sprt(&sprt, stream).unwrap();
     assert_eq!(decision, SprtDecision::AcceptH1);
     assert!((245..=265).contains(&games), "decided after {games} games");
 
     // The mirror image (30%) accepts H0 (Python port: after 237 games).
-    let stream = [-1, -1, -1, -1, -1, -1, -1, 1, 1, 1]
-        .into_iter()
-        .cycle()
-        .take(10_000);
+    let stream = [-1, -1, -1, -1, -1, -1, -1, 1, 1, 1].into_iter().cycle().take(10_000);
     let (decision, games) = run_sprt(&sprt, stream).unwrap();
     assert_eq!(decision, SprtDecision::AcceptH0);
     assert!((225..=250).contains(&games), "decided after {games} games");
@@ -304,17 +253,10 @@ fn sprt_on_a_stream_at_exactly_elo0_accepts_h0_and_never_h1() {
     // (0.014387)(1 − 1.014387)/(2 × 0.125) = −0.000828: −2.944/−0.000828 ≈ 3556 games
     // (the exact ratio: 3559, Python port).
     let stream = || [1, 0, -1, 0].into_iter().cycle();
-    assert_eq!(
-        run_sprt(&sprt, stream().take(2000)),
-        None,
-        "undecided after 2000 games"
-    );
+    assert_eq!(run_sprt(&sprt, stream().take(2000)), None, "undecided after 2000 games");
     let (decision, games) = run_sprt(&sprt, stream().take(100_000)).unwrap();
     assert_eq!(decision, SprtDecision::AcceptH0);
-    assert!(
-        (3540..=3570).contains(&games),
-        "decided after {games} games"
-    );
+    assert!((3540..=3570).contains(&games), "decided after {games} games");
 }
 
 /// splitmix64: a small deterministic generator, so the simulated matches below are the

@@ -10,7 +10,8 @@ use xiangqi_zero::game::xiangqi::Xiangqi;
 fn score_against_random<G: Playable>() -> f64 {
     let mcts = common::spec("mcts:sims=400,eval=material");
     let result =
-        run_match::<G>(&mcts, &common::spec("random"), &common::start_positions(10), &common::match_config(20)).unwrap();
+        run_match::<G>(&mcts, &common::spec("random"), &common::start_positions(10), &common::match_config(20))
+            .unwrap();
     assert_eq!(result.a, "mcts:sims=400,eval=material");
     result.score.fraction()
 }

@@ -3,7 +3,9 @@
 
 use xiangqi_zero::game::banqi::{Banqi, Move, Piece, Rules};
 use xiangqi_zero::game::{Game, Player};
-use xiangqi_zero::mcts::{Batch, Budget, Edge, Evaluator, MaterialEvaluator, NodeKind, Search, SearchConfig, UniformEvaluator};
+use xiangqi_zero::mcts::{
+    Batch, Budget, Edge, Evaluator, MaterialEvaluator, NodeKind, Search, SearchConfig, UniformEvaluator,
+};
 
 /// Red's chariot on a1 and Black's soldier on d8 face-up; four face-down pieces whose
 /// pool is an Advisor and two Soldiers of Red's and a Black horse (odds ¼, ½, ¼).

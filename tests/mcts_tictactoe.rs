@@ -218,7 +218,14 @@ fn rule_of_thumb(game: &TicTacToe, cell: usize) -> f32 {
         0 | 2 | 6 | 8 => 1.5,
         _ => 1.0,
     };
-    place + if completes(me) { 8.0 } else if completes(them) { 4.0 } else { 0.0 }
+    place
+        + if completes(me) {
+            8.0
+        } else if completes(them) {
+            4.0
+        } else {
+            0.0
+        }
 }
 
 impl Evaluator<TicTacToe> for OracleEvaluator {
@@ -358,4 +365,3 @@ fn driver_plays_whole_games_with_one_evaluator_call_per_round() {
         assert!(evaluator.positions as f64 > 0.5 * (evaluator.calls * 16) as f64, "{root:?}: batches mostly full");
     }
 }
-

@@ -40,7 +40,12 @@ fn material_search_mates_in_one() {
         for mate in &mates {
             let game = Xiangqi::from_text(&mate.fen).unwrap();
             let chosen = best_move(&game, 400, root);
-            assert!(mate.winning_moves.contains(&chosen), "{root:?} {}: played {chosen}, mates are {:?}", mate.fen, mate.winning_moves);
+            assert!(
+                mate.winning_moves.contains(&chosen),
+                "{root:?} {}: played {chosen}, mates are {:?}",
+                mate.fen,
+                mate.winning_moves
+            );
         }
     }
 }
@@ -99,7 +104,8 @@ fn material_search_stops_the_opponents_mate_in_one() {
 
 #[test]
 fn batched_search_statistics_add_up_in_a_middlegame() {
-    let game = Xiangqi::from_text("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 4").unwrap();
+    let game =
+        Xiangqi::from_text("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 4").unwrap();
     for batch_size in [1, 32] {
         let config = SearchConfig { batch_size, ..SearchConfig::training() };
         let mut search = Search::new(game.clone(), config, 9);
@@ -150,7 +156,8 @@ fn the_driver_resigns_lost_games_but_plays_out_its_share() {
             resign_playthrough: playthrough,
             ..SearchConfig::default()
         };
-        let mut driver = Driver::new(config, MaterialEvaluator::default(), 2, 3, move |_| Xiangqi::from_text(lost).unwrap());
+        let mut driver =
+            Driver::new(config, MaterialEvaluator::default(), 2, 3, move |_| Xiangqi::from_text(lost).unwrap());
         driver.limit_games(2);
         driver.set_max_plies(6);
         let mut endings = Vec::new();
@@ -162,7 +169,10 @@ fn the_driver_resigns_lost_games_but_plays_out_its_share() {
         assert_eq!(endings.len(), 2);
         for (ending, played_out, would, plies) in endings {
             if playthrough == 0.0 {
-                assert_eq!((ending, played_out, plies), (Ending::Resigned(xiangqi_zero::game::Player::First), false, 0));
+                assert_eq!(
+                    (ending, played_out, plies),
+                    (Ending::Resigned(xiangqi_zero::game::Player::First), false, 0)
+                );
             } else {
                 assert!(played_out && ending != Ending::Resigned(xiangqi_zero::game::Player::First), "{ending:?}");
                 assert_eq!(would, Some(xiangqi_zero::game::Player::First));

@@ -136,7 +136,8 @@ fn respects_node_limits_and_stops() {
         assert!(report.best.is_some() || game.status().is_over());
     }
     let stop = Arc::new(AtomicBool::new(true));
-    let report = Expectimax::new(1).search(&Banqi::start(), &Limits { stop: Some(stop), ..Limits::default() }, &mut |_| {});
+    let report =
+        Expectimax::new(1).search(&Banqi::start(), &Limits { stop: Some(stop), ..Limits::default() }, &mut |_| {});
     assert!(report.best.is_some());
     let mut depths = Vec::new();
     let report = Expectimax::new(1).search(&Banqi::start(), &Limits::depth(0), &mut |r| depths.push(r.depth));

@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::{write_atomically, GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
+use super::{GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
+use crate::atomic::write_atomically;
 use crate::game::{Game, Player as Seat, Status};
 use crate::search::Limits;
 

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use super::{Player, PlayerError};
 use crate::game::Game;
-use crate::mcts::{Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult, UniformEvaluator};
+use crate::mcts::{
+    Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult, UniformEvaluator,
+};
 use crate::search::{Limits, Report, Score};
 
 /// The built-in evaluators a spec can name.
@@ -69,7 +71,9 @@ pub fn mcts_player<G: Material>(config: &SearchConfig, evaluator: BuiltinEvaluat
     let name = spec_name(config, evaluator);
     match evaluator {
         BuiltinEvaluator::Uniform => Box::new(MctsPlayer::new(name, config.clone(), UniformEvaluator::new(), seed)),
-        BuiltinEvaluator::Material => Box::new(MctsPlayer::new(name, config.clone(), MaterialEvaluator::default(), seed)),
+        BuiltinEvaluator::Material => {
+            Box::new(MctsPlayer::new(name, config.clone(), MaterialEvaluator::default(), seed))
+        }
     }
 }
 
@@ -88,11 +92,15 @@ pub fn spec_name(config: &SearchConfig, evaluator: BuiltinEvaluator) -> String {
 
 /// The search config of an `mcts:` spec's options (`sims`, `eval`, `batch`, `root`),
 /// with the evaluator named.
-pub fn parse_options<'a>(options: impl Iterator<Item = (&'a str, &'a str)>) -> Result<(SearchConfig, BuiltinEvaluator), String> {
+pub fn parse_options<'a>(
+    options: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Result<(SearchConfig, BuiltinEvaluator), String> {
     let mut config = SearchConfig::default();
     let mut evaluator = BuiltinEvaluator::default();
     for (key, value) in options {
-        let number = |what: &str| value.parse::<u64>().ok().filter(|&n| n >= 1).ok_or(format!("`{key}` needs {what}, not `{value}`"));
+        let number = |what: &str| {
+            value.parse::<u64>().ok().filter(|&n| n >= 1).ok_or(format!("`{key}` needs {what}, not `{value}`"))
+        };
         match key {
             "sims" => config.simulations = number("a number of simulations")?.min(u32::MAX as u64) as u32,
             "batch" => config.batch_size = number("a batch size")?.min(4096) as usize,
@@ -126,7 +134,12 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         Ok(())
     }
 
-    fn think(&mut self, game: &G, limits: &Limits, info: &mut dyn FnMut(&Report<G::Move>)) -> Result<Report<G::Move>, PlayerError> {
+    fn think(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<Report<G::Move>, PlayerError> {
         let started = Instant::now();
         let search = match &mut self.search {
             Some(search) => {
@@ -142,11 +155,8 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
             (None, None) if until_stopped => u32::MAX,
             (None, None) => self.config.simulations,
         };
-        let budget = Budget {
-            simulations,
-            deadline: limits.movetime.map(|t| started + t),
-            stop: limits.stop.as_deref(),
-        };
+        let budget =
+            Budget { simulations, deadline: limits.movetime.map(|t| started + t), stop: limits.stop.as_deref() };
         let mut last_info = started;
         let result = search.run_with(&mut self.evaluator, &budget, &mut |search| {
             if last_info.elapsed() >= INFO_EVERY {

@@ -18,7 +18,7 @@ pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use player::{Player, PlayerError};
 pub use random::RandomPlayer;
-pub use record::{write_atomically, GameRecord};
+pub use record::GameRecord;
 pub use spec::{Playable, PlayerSpec};
 pub use stats::{elo_estimate, likelihood_of_superiority, EloEstimate, Score, Sprt, SprtDecision};
 

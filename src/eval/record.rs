@@ -1,7 +1,7 @@
 //! Game records: what the arena keeps of every game, as one JSON line
 //! ([`GameRecord::to_json_line`], for `games.jsonl`) and as Xiangqi PGN
 //! ([`GameRecord::to_pgn`], for `games.pgn`, readable by xiangqi GUIs), and a safe way to
-//! write such files ([`write_atomically`]).
+//! write such files ([`crate::atomic::write_atomically`]).
 //!
 //! The PGN follows the convention xiangqi programs read and write (XQStudio, the
 //! xqbase tools): the tag `[Game "Chinese Chess"]`, `Red`/`Black` in place of
@@ -9,10 +9,6 @@
 //! and `[Format "ICCS"]` for movetext in ICCS — upper-case squares joined by a hyphen,
 //! ranks 0–9 from Red's side: `1. H2-E2 H9-G7 2. H0-G2 I9-H9`.
 
-use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
-use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -200,53 +196,4 @@ pub fn pgn_date(unix_seconds: u64) -> String {
     let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// Tells temporary files of one process apart.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Replaces the file at `path` with `contents` so that a reader, or a crash at any moment,
-/// sees either the old file or the new one whole, never a part.
-///
-/// Writes a temporary file in the same directory (`.NAME.tmp-PID-N`, so the rename stays
-/// within one file system), flushes it to disk (`fsync`), renames it over `path`, then
-/// flushes the directory entry (on Unix; a file system that cannot is not an error). On
-/// failure the temporary file is removed and `path` is untouched.
-pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("`{}` names no file", path.display())))?;
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let temp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        name.to_string_lossy(),
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        file.write_all(contents.as_bytes())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
-        return written;
-    }
-    sync_directory(dir);
-    Ok(())
-}
-
-/// Flushes a directory's entries (a rename in it) to disk, where the platform allows.
-fn sync_directory(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(handle) = fs::File::open(dir) {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }

@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use super::alphabeta::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::external::{EngineConfig, ExternalEngine, Protocol};
-use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use super::mcts::{mcts_player, parse_options as mcts_options, BuiltinEvaluator};
+use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
@@ -100,8 +100,9 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::AlphaBeta { limits, hash_mb })
             }
             "mcts" => {
-                let (config, evaluator) = mcts_options(options(rest.strip_prefix(':').unwrap_or(rest), text)?.into_iter())
-                    .map_err(|e| format!("`{text}`: {e}"))?;
+                let (config, evaluator) =
+                    mcts_options(options(rest.strip_prefix(':').unwrap_or(rest), text)?.into_iter())
+                        .map_err(|e| format!("`{text}`: {e}"))?;
                 Ok(PlayerSpec::Mcts { config, evaluator })
             }
             "uci" | "ucci" => engine(kind, rest, text),

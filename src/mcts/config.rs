@@ -195,12 +195,20 @@ mod tests {
         let text = serde_json::to_string(&training).unwrap();
         assert_eq!(serde_json::from_str::<SearchConfig>(&text).unwrap(), training);
         assert!(training.validate().is_ok());
-        assert!(SearchConfig { dirichlet_epsilon: 2.0, ..training }.validate().unwrap_err().contains("dirichlet_epsilon"));
+        assert!(SearchConfig { dirichlet_epsilon: 2.0, ..training }
+            .validate()
+            .unwrap_err()
+            .contains("dirichlet_epsilon"));
     }
 
     #[test]
     fn temperature_decays_to_its_end() {
-        let config = SearchConfig { temperature: 1.0, temperature_end: 0.2, temperature_halflife: 10.0, ..SearchConfig::default() };
+        let config = SearchConfig {
+            temperature: 1.0,
+            temperature_end: 0.2,
+            temperature_halflife: 10.0,
+            ..SearchConfig::default()
+        };
         assert_eq!(config.temperature_at(0), 1.0);
         assert!((config.temperature_at(10) - 0.6).abs() < 1e-6);
         assert!((config.temperature_at(1000) - 0.2).abs() < 1e-6);

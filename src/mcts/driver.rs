@@ -172,7 +172,8 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
         if let Some(left) = &mut self.games_left {
             *left = left.saturating_sub(1);
         }
-        let playthrough = self.config.resign_threshold.is_some() && self.rng.random::<f32>() < self.config.resign_playthrough;
+        let playthrough =
+            self.config.resign_threshold.is_some() && self.rng.random::<f32>() < self.config.resign_playthrough;
         (id, game, playthrough)
     }
 
@@ -302,7 +303,8 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
             let (id, game, playthrough) = self.next_game();
             let slot = &mut self.slots[i];
             slot.search.reset(game);
-            (slot.id, slot.ply, slot.low, slot.playthrough, slot.would_have_resigned) = (id, 0, [0; 2], playthrough, None);
+            (slot.id, slot.ply, slot.low, slot.playthrough, slot.would_have_resigned) =
+                (id, 0, [0; 2], playthrough, None);
         } else {
             self.slots[i].active = false;
         }

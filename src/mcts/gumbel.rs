@@ -44,8 +44,13 @@ pub fn logit(prior: f32) -> f32 {
 /// (`mctx`'s `qtransform_completed_by_mix_value`). Unvisited children get the mixed
 /// value of the node's own evaluation and its visited children's prior-weighted Q. With
 /// `virtual_loss`, visits in flight count as visits that lost that much.
-pub fn sigma_completed_q<M, O>(tree: &Tree<M, O>, node: usize, config: &SearchConfig, virtual_loss: Option<f32>, out: &mut Vec<f32>)
-where
+pub fn sigma_completed_q<M, O>(
+    tree: &Tree<M, O>,
+    node: usize,
+    config: &SearchConfig,
+    virtual_loss: Option<f32>,
+    out: &mut Vec<f32>,
+) where
     M: Copy,
     O: Copy,
 {
@@ -100,7 +105,12 @@ pub fn improved_policy<M, O>(children: &[Node<M, O>], sigma: &[f32], out: &mut V
 
 /// Gumbel MuZero's choice at an inner decision node: the child maximizing
 /// `π'(a) − n(a) / (1 + Σn)`, with the improved policy π' and visits in flight counted.
-pub fn select_inner<M: Copy, O: Copy>(tree: &Tree<M, O>, node: usize, config: &SearchConfig, scratch: &mut [Vec<f32>; 2]) -> usize {
+pub fn select_inner<M: Copy, O: Copy>(
+    tree: &Tree<M, O>,
+    node: usize,
+    config: &SearchConfig,
+    scratch: &mut [Vec<f32>; 2],
+) -> usize {
     let [sigma, policy] = scratch;
     sigma_completed_q(tree, node, config, Some(config.virtual_loss), sigma);
     let children = tree.children(node);

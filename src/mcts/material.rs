@@ -112,9 +112,15 @@ impl Material for Banqi {
         let board = self.board();
         let Some(us) = board.side_to_move() else { return 0.0 };
         let side_total = |color: banqi::Color| -> f32 {
-            let face_up: f32 = board.face_up(color).filter_map(|sq| board.piece_at(sq)).map(|p| banqi_value(p.kind())).sum();
-            let hidden: f32 =
-                board.pool().counts_of(color).iter().zip(banqi::Kind::ALL).map(|(&n, kind)| n as f32 * banqi_value(kind)).sum();
+            let face_up: f32 =
+                board.face_up(color).filter_map(|sq| board.piece_at(sq)).map(|p| banqi_value(p.kind())).sum();
+            let hidden: f32 = board
+                .pool()
+                .counts_of(color)
+                .iter()
+                .zip(banqi::Kind::ALL)
+                .map(|(&n, kind)| n as f32 * banqi_value(kind))
+                .sum();
             face_up + hidden
         };
         side_total(us) - side_total(us.opponent())

@@ -174,7 +174,11 @@ fn policy_target<G: Game>(search: &mut Search<G>) -> Vec<f32> {
 /// KataGo's policy target pruning: from every child but the most visited, takes away up
 /// to its forced playouts `√(k·P·N)` as long as its PUCT value stays below the best
 /// child's; a child left with a single visit is dropped.
-fn prune_forced_playouts<M: Copy, O: Copy>(tree: &super::tree::Tree<M, O>, config: &super::SearchConfig, visits: &mut [f32]) {
+fn prune_forced_playouts<M: Copy, O: Copy>(
+    tree: &super::tree::Tree<M, O>,
+    config: &super::SearchConfig,
+    visits: &mut [f32],
+) {
     let Some(best) = most_visited(tree, ROOT) else { return };
     let mover = tree[ROOT].mover;
     let children = tree.children(ROOT);
@@ -221,7 +225,10 @@ impl<G: Game> Search<G> {
                 } else {
                     let target = policy_target(self);
                     let top = target.iter().copied().fold(0.0, f32::max);
-                    let weights: Vec<f64> = target.iter().map(|&t| if t > 0.0 { ((t / top) as f64).powf(1.0 / temperature as f64) } else { 0.0 }).collect();
+                    let weights: Vec<f64> = target
+                        .iter()
+                        .map(|&t| if t > 0.0 { ((t / top) as f64).powf(1.0 / temperature as f64) } else { 0.0 })
+                        .collect();
                     let total: f64 = weights.iter().sum();
                     let mut pick = self.rng.random::<f64>() * total;
                     let mut chosen = weights.iter().rposition(|&w| w > 0.0)?;

@@ -42,7 +42,14 @@ impl RootState {
 
     /// Prepares the expanded root for a search of `simulations` simulations; `full`
     /// searches get the noise and forced playouts the config asks for.
-    pub fn prepare<M: Copy, O: Copy, R: Rng>(&mut self, tree: &mut Tree<M, O>, config: &SearchConfig, rng: &mut R, full: bool, simulations: u32) {
+    pub fn prepare<M: Copy, O: Copy, R: Rng>(
+        &mut self,
+        tree: &mut Tree<M, O>,
+        config: &SearchConfig,
+        rng: &mut R,
+        full: bool,
+        simulations: u32,
+    ) {
         let range = tree[ROOT].child_range();
         if !self.noised {
             self.clean.clear();
@@ -95,7 +102,12 @@ impl RootState {
     /// results still in flight: it ranks the moves whose count equals the schedule's
     /// target by their Q, so none of them may have a visit on its way (the ranking would
     /// otherwise differ from the sequential algorithm's).
-    pub fn select_gumbel<M: Copy, O: Copy>(&mut self, tree: &Tree<M, O>, config: &SearchConfig, scratch: &mut [Vec<f32>; 2]) -> Option<usize> {
+    pub fn select_gumbel<M: Copy, O: Copy>(
+        &mut self,
+        tree: &Tree<M, O>,
+        config: &SearchConfig,
+        scratch: &mut [Vec<f32>; 2],
+    ) -> Option<usize> {
         self.counts(tree);
         let index: u32 = self.counts.iter().sum();
         let Some(&target) = self.schedule.get(index as usize) else {
@@ -114,7 +126,12 @@ impl RootState {
 
     /// Gumbel's move at the end of the search: among the most visited moves (this
     /// search), the one maximizing `g + logit + σ(q̂)`.
-    pub fn gumbel_choice<M: Copy, O: Copy>(&mut self, tree: &Tree<M, O>, config: &SearchConfig, sigma: &mut Vec<f32>) -> Option<usize> {
+    pub fn gumbel_choice<M: Copy, O: Copy>(
+        &mut self,
+        tree: &Tree<M, O>,
+        config: &SearchConfig,
+        sigma: &mut Vec<f32>,
+    ) -> Option<usize> {
         self.counts(tree);
         let most = *self.counts.iter().max()?;
         gumbel::sigma_completed_q(tree, ROOT, config, None, sigma);

@@ -21,8 +21,8 @@ use rand::SeedableRng;
 use super::config::{RootSelection, SearchConfig};
 use super::evaluator::{Batch, Evaluator, Wdl};
 use super::gumbel;
-use super::result::SearchResult;
 use super::node::{Edge, NodeKind};
+use super::result::SearchResult;
 use super::root::RootState;
 use super::select;
 use super::tree::{Tree, ROOT};
@@ -162,8 +162,7 @@ impl<G: Game> Search<G> {
 
     /// Whether the current search has run all its simulations (or can grow no more).
     pub fn finished(&self) -> bool {
-        self.pending.is_empty()
-            && (self.done >= self.target || self.tree.len() >= self.config.max_nodes || self.over)
+        self.pending.is_empty() && (self.done >= self.target || self.tree.len() >= self.config.max_nodes || self.over)
     }
 
     /// Leaves waiting for the evaluator.
@@ -374,7 +373,9 @@ impl<G: Game> Search<G> {
             self.tree.add_children(node, self.outcomes.iter().map(|&(o, p)| (Edge::Outcome(o), p)));
             self.tree[node].kind = NodeKind::Chance;
             let child = self.tree[node].first_child as usize + select::chance(&self.tree, node);
-            let Edge::Outcome(outcome) = self.tree[child].edge else { unreachable!("a chance node's children are outcomes") };
+            let Edge::Outcome(outcome) = self.tree[child].edge else {
+                unreachable!("a chance node's children are outcomes")
+            };
             game.apply_outcome(outcome);
             node = child;
             self.path.push(node as u32);
@@ -442,7 +443,17 @@ impl<G: Game> Search<G> {
             let priors = batch.priors(entry);
             let total: f32 = priors.iter().filter(|p| p.is_finite() && **p > 0.0).sum();
             let uniform = 1.0 / priors.len().max(1) as f32;
-            let normalized = priors.iter().map(|&p| if total > 0.0 { if p.is_finite() && p > 0.0 { p / total } else { 0.0 } } else { uniform });
+            let normalized = priors.iter().map(|&p| {
+                if total > 0.0 {
+                    if p.is_finite() && p > 0.0 {
+                        p / total
+                    } else {
+                        0.0
+                    }
+                } else {
+                    uniform
+                }
+            });
             self.tree.add_children(node, batch.moves(entry).iter().map(|&mv| Edge::Move(mv)).zip(normalized));
             let n = &mut self.tree[node];
             n.kind = NodeKind::Decision;

@@ -21,7 +21,13 @@ pub fn c_puct(config: &SearchConfig, visits: f32) -> f32 {
 /// below its forced playouts `√(k·P·N)` is taken first (KataGo). Returns the child's
 /// position among the children.
 #[inline]
-pub fn puct<M: Copy, O: Copy>(tree: &Tree<M, O>, node: usize, config: &SearchConfig, fpu_reduction: f32, forced_k: Option<f32>) -> usize {
+pub fn puct<M: Copy, O: Copy>(
+    tree: &Tree<M, O>,
+    node: usize,
+    config: &SearchConfig,
+    fpu_reduction: f32,
+    forced_k: Option<f32>,
+) -> usize {
     let parent = &tree[node];
     let s = sign(parent.mover);
     // Each visit of an expanded decision node but its first (the evaluation) went to one

@@ -156,7 +156,9 @@ impl Expectimax {
         let worth_flipping = if ply == 0 { u32::MAX } else { flips_worth_searching(board) };
         let mut moves: Vec<(Move, i32)> = list
             .iter()
-            .filter(|mv| !mv.is_in_place() || board.cell(mv.from) != Cell::Hidden || worth_flipping & mv.from.bit() != 0)
+            .filter(|mv| {
+                !mv.is_in_place() || board.cell(mv.from) != Cell::Hidden || worth_flipping & mv.from.bit() != 0
+            })
             .map(|&mv| (mv, order(board, mv, hash_move)))
             .collect();
         moves.sort_unstable_by_key(|&(_, score)| -score);
@@ -212,7 +214,16 @@ impl Expectimax {
     /// (`alpha`, `beta`) from `mover`'s view. A capture in a chain keeps the turn.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn child(&mut self, child: &Board, mover: Player, depth: i32, ply: usize, alpha: i32, beta: i32, focus: Option<Square>) -> i32 {
+    fn child(
+        &mut self,
+        child: &Board,
+        mover: Player,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        focus: Option<Square>,
+    ) -> i32 {
         if child.to_move() == mover {
             self.node(child, depth, ply, alpha, beta, focus)
         } else {
@@ -233,7 +244,8 @@ impl Expectimax {
     fn repeated(&self, ply: usize) -> bool {
         let since = self.since_progress[ply] as usize;
         let earliest = ply.saturating_sub(since);
-        (earliest..ply).rev().any(|k| self.path[k] == self.path[ply]) || (since >= ply && self.earlier.contains(&self.path[ply]))
+        (earliest..ply).rev().any(|k| self.path[k] == self.path[ply])
+            || (since >= ply && self.earlier.contains(&self.path[ply]))
     }
 
     /// The value for the player flipping of the flip of `sq` on `board`: the average
@@ -268,7 +280,15 @@ impl Expectimax {
 
     /// Captures only, after standing pat: every capture, or with `focus` only those onto
     /// or from that square and then the recaptures, up to [`QUIESCENCE_PLIES`] deep.
-    fn quiesce(&mut self, board: &Board, ply: usize, mut alpha: i32, beta: i32, focus: Option<Square>, depth: u32) -> i32 {
+    fn quiesce(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        focus: Option<Square>,
+        depth: u32,
+    ) -> i32 {
         self.progress.pv.clear(ply);
         if !self.progress.clock.visit() {
             return 0;
@@ -435,7 +455,10 @@ fn flips_worth_searching(board: &Board) -> u32 {
 /// The squares next to `sq`.
 #[inline]
 fn neighbours(sq: Square) -> u32 {
-    [(0, 1), (1, 0), (0, -1), (-1, 0)].into_iter().filter_map(|(df, dr)| sq.offset(df, dr)).fold(0, |mask, n| mask | n.bit())
+    [(0, 1), (1, 0), (0, -1), (-1, 0)]
+        .into_iter()
+        .filter_map(|(df, dr)| sq.offset(df, dr))
+        .fold(0, |mask, n| mask | n.bit())
 }
 
 /// The squares of `color`'s face-up Cannons.

@@ -59,7 +59,13 @@ pub(crate) struct Progress<M> {
 impl<M: Copy + PartialEq> Progress<M> {
     /// Nothing searched yet; `filler` fills unused move slots.
     pub fn new(filler: M) -> Progress<M> {
-        Progress { clock: Clock::start(&Limits::default()), seldepth: 0, pv: Pv::new(filler), root_best: None, previous_best: None }
+        Progress {
+            clock: Clock::start(&Limits::default()),
+            seldepth: 0,
+            pv: Pv::new(filler),
+            root_best: None,
+            previous_best: None,
+        }
     }
 
     /// Starts a search under `limits`.

@@ -158,7 +158,15 @@ impl AlphaBeta {
     }
 
     /// The principal variation search of a node `depth` plies from the horizon.
-    fn search_node(&mut self, board: &Board, red_eval: i32, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search_node(
+        &mut self,
+        board: &Board,
+        red_eval: i32,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.progress.pv.clear(ply);
         let frame = self.path[self.base + ply];
         if ply > 0 {
@@ -195,9 +203,17 @@ impl AlphaBeta {
         // Null move: if passing still leaves the side to move above beta, a real move
         // will too. Not in check, not twice in a row, and not with only advisors,
         // elephants and soldiers left, where passing may be the only good move.
-        if !pv_node && ply > 0 && depth >= 3 && !frame.in_check && !frame.null && for_side(red_eval, side) >= beta && has_attackers(board, side) {
+        if !pv_node
+            && ply > 0
+            && depth >= 3
+            && !frame.in_check
+            && !frame.null
+            && for_side(red_eval, side) >= beta
+            && has_attackers(board, side)
+        {
             let child = board.passed();
-            self.path[self.base + ply + 1] = Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
+            self.path[self.base + ply + 1] =
+                Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
             // No move leads there: `judge_cycle` never replays this slot.
             self.moves[self.base + ply] = NULL;
             let reduction = 3 + (depth >= 7) as i32;
@@ -249,8 +265,10 @@ impl AlphaBeta {
                 -self.search_node(&child, child_eval, new_depth, ply + 1, -beta, -alpha)
             } else {
                 let quiet = captured.is_none() && !gives_check && !frame.in_check && score < super::ordering::KILLER;
-                let reduction = if quiet && depth >= 3 && searched >= 3 { 1 + (depth >= 6 && searched >= 10) as i32 } else { 0 };
-                let mut value = -self.search_node(&child, child_eval, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                let reduction =
+                    if quiet && depth >= 3 && searched >= 3 { 1 + (depth >= 6 && searched >= 10) as i32 } else { 0 };
+                let mut value =
+                    -self.search_node(&child, child_eval, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
                 if value > alpha && reduction > 0 {
                     value = -self.search_node(&child, child_eval, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
@@ -353,7 +371,9 @@ impl AlphaBeta {
             RepetitionRule::Draw => None,
             RepetitionRule::RepeaterLoses => Some(us),
             RepetitionRule::Asian => {
-                let checked = |by_them: bool| (k + 1..=n).filter(|j| (n - j) % 2 == (!by_them) as usize).all(|j| self.path[j].in_check);
+                let checked = |by_them: bool| {
+                    (k + 1..=n).filter(|j| (n - j) % 2 == (!by_them) as usize).all(|j| self.path[j].in_check)
+                };
                 match (checked(false), checked(true)) {
                     (true, false) => Some(us.opponent()),
                     (false, true) => Some(us),
@@ -372,7 +392,9 @@ impl AlphaBeta {
     /// The rules' ruling on the cycle from `path[k]` to `path[n]` (the same position)
     /// played on until the position occurs a third time; remembered per cycle.
     fn judge_cycle(&mut self, k: usize, n: usize) -> Option<Color> {
-        let key = (k..=n).fold(0x9E37_79B9_7F4A_7C15u64, |h, j| (h.rotate_left(17) ^ self.path[j].hash).wrapping_mul(0xBF58_476D_1CE4_E5B9)) | 1;
+        let key = (k..=n).fold(0x9E37_79B9_7F4A_7C15u64, |h, j| {
+            (h.rotate_left(17) ^ self.path[j].hash).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        }) | 1;
         let slot = (key % VERDICT_SLOTS as u64) as usize;
         let decode_winner = |code: u8| match code {
             1 => Some(Color::Red),
@@ -464,7 +486,9 @@ impl Deepening for AlphaBeta {
 /// Whether `side` has a chariot, horse or cannon: a piece that can make threats, so that
 /// passing is rarely its best move.
 fn has_attackers(board: &Board, side: Color) -> bool {
-    board.occupied_by(side).any(|sq| board.piece_at(sq).is_some_and(|p| matches!(p.kind(), Kind::Rook | Kind::Horse | Kind::Cannon)))
+    board
+        .occupied_by(side)
+        .any(|sq| board.piece_at(sq).is_some_and(|p| matches!(p.kind(), Kind::Rook | Kind::Horse | Kind::Cannon)))
 }
 
 /// The ordering score of `mv` on `board`.

@@ -204,8 +204,8 @@ impl Board {
     pub fn flip(&mut self, sq: Square, piece: Piece) {
         debug_assert!(self.cells[sq.index()] == HIDDEN && self.pool.count(piece) > 0);
         let count = self.pool.count(piece);
-        self.hash ^= zobrist::hidden_key(sq) ^ zobrist::pool_count_key(piece, count)
-            ^ zobrist::pool_count_key(piece, count - 1);
+        self.hash ^=
+            zobrist::hidden_key(sq) ^ zobrist::pool_count_key(piece, count) ^ zobrist::pool_count_key(piece, count - 1);
         self.pool.remove(piece);
         self.hidden &= !sq.bit();
         self.put(piece, sq);

@@ -37,8 +37,7 @@ impl Move {
 
     /// Reads `a1a2` (files `a`–`d`, ranks `1`–`8`, upper case accepted, `a1-a2` too).
     pub fn parse(text: &str) -> Option<Move> {
-        let bytes: Vec<u8> =
-            text.trim().bytes().filter(|&b| b != b'-').map(|b| b.to_ascii_lowercase()).collect();
+        let bytes: Vec<u8> = text.trim().bytes().filter(|&b| b != b'-').map(|b| b.to_ascii_lowercase()).collect();
         match bytes[..] {
             [f1, r1, f2, r2] => Some(Move { from: Square::from_chars(f1, r1)?, to: Square::from_chars(f2, r2)? }),
             _ => None,

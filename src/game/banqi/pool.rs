@@ -123,7 +123,8 @@ impl Pool {
             return Ok(Pool::EMPTY);
         }
         text.chars().try_fold(Pool::EMPTY, |pool, c| {
-            let piece = Piece::from_letter(c).ok_or_else(|| format!("unexpected character `{c}` in the hidden pool"))?;
+            let piece =
+                Piece::from_letter(c).ok_or_else(|| format!("unexpected character `{c}` in the hidden pool"))?;
             pool.with_added(piece).ok_or_else(|| format!("too many `{c}` in the hidden pool"))
         })
     }

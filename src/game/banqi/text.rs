@@ -32,7 +32,10 @@ pub fn parse(text: &str, chain_rule: bool) -> Result<(Board, Counters), String> 
     }
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() != 5 && !(chain_rule && fields.len() == 6) {
-        return Err(format!("expected 5 fields (board, colour to move, hidden pool, two counters), found {}", fields.len()));
+        return Err(format!(
+            "expected 5 fields (board, colour to move, hidden pool, two counters), found {}",
+            fields.len()
+        ));
     }
     let cells = parse_board(fields[0])?;
     let side = match fields[1] {
@@ -74,7 +77,9 @@ fn parse_board(placement: &str) -> Result<[Cell; 32], String> {
             let cell = match c {
                 '1'..='4' => None,
                 'X' => Some(Cell::Hidden),
-                _ => Some(Cell::Piece(Piece::from_letter(c).ok_or_else(|| format!("unexpected character `{c}` in the board"))?)),
+                _ => Some(Cell::Piece(
+                    Piece::from_letter(c).ok_or_else(|| format!("unexpected character `{c}` in the board"))?,
+                )),
             };
             match cell {
                 None => file += c as i32 - '0' as i32,

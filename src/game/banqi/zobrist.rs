@@ -23,14 +23,8 @@ struct Keys {
 
 static KEYS: Keys = {
     let mut state = 0xB4A9_1D3C_57E2_8F60;
-    let mut keys = Keys {
-        squares: [[0; 32]; 15],
-        pool: [[0; 6]; 14],
-        chain: [0; 32],
-        pending: [0; 32],
-        black: 0,
-        undecided: 0,
-    };
+    let mut keys =
+        Keys { squares: [[0; 32]; 15], pool: [[0; 6]; 14], chain: [0; 32], pending: [0; 32], black: 0, undecided: 0 };
     let mut i = 0;
     while i < 15 * 32 + 14 * 5 + 32 + 32 + 2 {
         let (next, key) = splitmix64(state);

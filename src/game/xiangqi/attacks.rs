@@ -35,7 +35,10 @@ pub fn king_in_danger(squares: &[Option<Piece>; 90], king: Square, by: Color) ->
         }
     }
     let horse = Some(Piece::new(by, Kind::Horse));
-    if HORSE_ATTACKERS[king.index()].pairs().any(|(from, leg)| squares[from.index()] == horse && squares[leg.index()].is_none()) {
+    if HORSE_ATTACKERS[king.index()]
+        .pairs()
+        .any(|(from, leg)| squares[from.index()] == horse && squares[leg.index()].is_none())
+    {
         return true;
     }
     pawn_attacks(squares, king, by)
@@ -78,7 +81,9 @@ pub fn reaches(board: &Board, from: Square, to: Square) -> bool {
             between == if piece.kind() == Kind::Rook { 0 } else { 1 }
         }
         Kind::Horse => HORSE_MOVES[from.index()].pairs().any(|(t, leg)| t == to && empty(leg)),
-        Kind::Elephant => on_own_half(to, color) && ELEPHANT_MOVES[from.index()].pairs().any(|(t, eye)| t == to && empty(eye)),
+        Kind::Elephant => {
+            on_own_half(to, color) && ELEPHANT_MOVES[from.index()].pairs().any(|(t, eye)| t == to && empty(eye))
+        }
         Kind::Advisor => ADVISOR_MOVES[from.index()].targets().contains(&to),
         Kind::King => KING_MOVES[from.index()].targets().contains(&to),
         Kind::Pawn => PAWN_MOVES[color.index()][from.index()].targets().contains(&to),

@@ -217,10 +217,8 @@ impl Board {
     fn is_safe(&self, mv: Move, safety: &KingSafety) -> bool {
         let us = self.side_to_move();
         let king = self.king(us);
-        let quiet = !safety.in_check
-            && mv.from != king
-            && !safety.shields.contains(mv.from)
-            && !safety.screens.contains(mv.to);
+        let quiet =
+            !safety.in_check && mv.from != king && !safety.shields.contains(mv.from) && !safety.screens.contains(mv.to);
         if quiet {
             return true;
         }

@@ -113,7 +113,10 @@ impl Xiangqi {
     /// The counters a FEN of the current position carries.
     fn counters(&self) -> Counters {
         let black_moves = self.history.iter().filter(|ply| ply.before.side_to_move() == Color::Black).count();
-        Counters { since_capture: self.since_capture, move_number: self.start_counters.move_number + black_moves as u32 }
+        Counters {
+            since_capture: self.since_capture,
+            move_number: self.start_counters.move_number + black_moves as u32,
+        }
     }
 }
 

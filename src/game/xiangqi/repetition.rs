@@ -116,8 +116,9 @@ fn threats(board: &Board, chaser: Color) -> Vec<(Square, Square)> {
             let threatened = if value(piece.kind()) < value(prey.kind()) {
                 true
             } else {
-                let answers_in_kind =
-                    prey.kind() == piece.kind() && attacks::reaches(board, target, attacker) && leaves_king_safe(board, Move::new(target, attacker));
+                let answers_in_kind = prey.kind() == piece.kind()
+                    && attacks::reaches(board, target, attacker)
+                    && leaves_king_safe(board, Move::new(target, attacker));
                 !answers_in_kind && !can_retake(board, capture)
             };
             if threatened {

@@ -55,10 +55,12 @@ pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 /// Whether `sq` is inside `color`'s palace (files d–f, three back ranks).
 pub const fn in_palace(sq: Square, color: Color) -> bool {
     let (f, r) = (sq.file(), sq.rank());
-    f >= 3 && f <= 5 && match color {
-        Color::Red => r <= 2,
-        Color::Black => r >= 7,
-    }
+    f >= 3
+        && f <= 5
+        && match color {
+            Color::Red => r <= 2,
+            Color::Black => r >= 7,
+        }
 }
 
 /// Whether `sq` is on `color`'s own half of the board.
@@ -102,11 +104,8 @@ const fn build_horse(attacks: bool) -> [Steps<8>; 90] {
             if let Some(other) = sq.offset(df, dr) {
                 // The leg is next to the horse, one step along the long leg of the jump.
                 let (horse, dir) = if attacks { (other, -1) } else { (sq, 1) };
-                let leg = if df == 2 || df == -2 {
-                    horse.offset(dir * df / 2, 0)
-                } else {
-                    horse.offset(0, dir * dr / 2)
-                };
+                let leg =
+                    if df == 2 || df == -2 { horse.offset(dir * df / 2, 0) } else { horse.offset(0, dir * dr / 2) };
                 if let Some(leg) = leg {
                     table[s] = table[s].with(other, leg);
                 }

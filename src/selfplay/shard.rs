@@ -1,0 +1,133 @@
+//! Sample shards: [`Samples`] as a compressed `.npz` file that numpy opens directly
+//! (`numpy.load(path)`), with KataGo's array names where the meaning is KataGo's:
+//!
+//! | array | type, shape | holds |
+//! |---|---|---|
+//! | `binaryInputNCHWPacked` | u8 `[N, planes, ceil(cells/8)]` | each plane's cells as bits (little-endian within a byte) |
+//! | `globalInputNC` | f32 `[N, planes]` | each plane's value where its bit is clear |
+//! | `globalTargetsNC` | f32 `[N, 8]` | outcome win/draw/loss, root value win/draw/loss, full search (0/1), ply |
+//! | `policyTargetsCountN` | u16 `[N]` | policy entries per sample |
+//! | `policyTargetsLabel` | u16 `[M]` | the entries' labels, sample after sample |
+//! | `policyTargetsProb` | f32 `[M]` | the entries' probabilities |
+//!
+//! Shards are written to a temporary name and renamed; reading checks every shape and
+//! value, so a corrupt or truncated file is an error naming it, never a panic.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+
+use ndarray::{Array1, Array2, Array3};
+use ndarray_npy::{NpzReader, NpzWriter};
+
+use super::samples::{SampleShape, Samples, TARGET_COLUMNS};
+use crate::atomic::write_atomically_with;
+
+/// Why a shard could not be written or read: one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Writing failed (the file is then absent or as it was).
+    #[error("cannot write the shard `{}`: {why}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        why: String,
+    },
+    /// The file is missing, unreadable, truncated or not a shard of this game.
+    #[error("cannot read the shard `{}`: {why}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+/// Writes `samples` to `path` atomically.
+pub fn write_shard(path: &Path, samples: &Samples) -> Result<(), ShardError> {
+    let error = |why: String| ShardError::Write { path: path.to_path_buf(), why };
+    let SampleShape { planes, .. } = samples.shape();
+    let n = samples.len();
+    let bytes = samples.shape().plane_bytes();
+    let packed =
+        Array3::from_shape_vec((n, planes, bytes), samples.packed.clone()).map_err(|e| error(e.to_string()))?;
+    let globals = Array2::from_shape_vec((n, planes), samples.globals.clone()).map_err(|e| error(e.to_string()))?;
+    let targets =
+        Array2::from_shape_vec((n, TARGET_COLUMNS), samples.targets.clone()).map_err(|e| error(e.to_string()))?;
+    write_atomically_with(path, |file| {
+        let mut npz = NpzWriter::new_compressed(BufWriter::new(file));
+        let io = |e: ndarray_npy::WriteNpzError| std::io::Error::other(e.to_string());
+        npz.add_array("binaryInputNCHWPacked", &packed).map_err(io)?;
+        npz.add_array("globalInputNC", &globals).map_err(io)?;
+        npz.add_array("globalTargetsNC", &targets).map_err(io)?;
+        npz.add_array("policyTargetsCountN", &Array1::from(samples.counts.clone())).map_err(io)?;
+        npz.add_array("policyTargetsLabel", &Array1::from(samples.labels.clone())).map_err(io)?;
+        npz.add_array("policyTargetsProb", &Array1::from(samples.probs.clone())).map_err(io)?;
+        let writer = npz.finish().map_err(io)?;
+        writer.into_inner().map_err(|e| e.into_error())?;
+        Ok(())
+    })
+    .map_err(|e| error(e.to_string()))
+}
+
+/// Reads the shard at `path`, whose samples must have `shape`.
+pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError> {
+    let error = |why: String| ShardError::Read { path: path.to_path_buf(), why };
+    let file = File::open(path).map_err(|e| error(e.to_string()))?;
+    let mut npz = NpzReader::new(BufReader::new(file)).map_err(|e| error(format!("not an npz file ({e})")))?;
+    let packed: Array3<u8> = read_array(&mut npz, "binaryInputNCHWPacked").map_err(error)?;
+    let globals: Array2<f32> = read_array(&mut npz, "globalInputNC").map_err(error)?;
+    let targets: Array2<f32> = read_array(&mut npz, "globalTargetsNC").map_err(error)?;
+    let counts: Array1<u16> = read_array(&mut npz, "policyTargetsCountN").map_err(error)?;
+    let labels: Array1<u16> = read_array(&mut npz, "policyTargetsLabel").map_err(error)?;
+    let probs: Array1<f32> = read_array(&mut npz, "policyTargetsProb").map_err(error)?;
+
+    let n = counts.len();
+    let expect = |name: &str, found: &[usize], wanted: &[usize]| {
+        if found == wanted {
+            Ok(())
+        } else {
+            Err(error(format!("`{name}` has shape {found:?}, expected {wanted:?}")))
+        }
+    };
+    expect("binaryInputNCHWPacked", packed.shape(), &[n, shape.planes, shape.plane_bytes()])?;
+    expect("globalInputNC", globals.shape(), &[n, shape.planes])?;
+    expect("globalTargetsNC", targets.shape(), &[n, TARGET_COLUMNS])?;
+    let entries: usize = counts.iter().map(|&c| usize::from(c)).sum();
+    expect("policyTargetsLabel", labels.shape(), &[entries])?;
+    expect("policyTargetsProb", probs.shape(), &[entries])?;
+    if let Some(label) = labels.iter().find(|&&label| usize::from(label) >= shape.policy_size) {
+        return Err(error(format!("policy label {label} is beyond the game's {} labels", shape.policy_size)));
+    }
+    let finite = |values: &[f32]| values.iter().all(|v| v.is_finite() && *v >= 0.0);
+    let (globals, targets, probs) =
+        (globals.into_raw_vec_and_offset().0, targets.into_raw_vec_and_offset().0, probs.to_vec());
+    if !finite(&globals) || !finite(&targets) || !finite(&probs) {
+        return Err(error("a negative or non-finite value".to_string()));
+    }
+    let mut starts = Vec::with_capacity(n + 1);
+    starts.push(0);
+    for &count in &counts {
+        starts.push(starts.last().copied().unwrap_or(0) + usize::from(count));
+    }
+    let mut samples = Samples::new(shape);
+    samples.packed = packed.into_raw_vec_and_offset().0;
+    samples.globals = globals;
+    samples.targets = targets;
+    samples.counts = counts.to_vec();
+    samples.labels = labels.to_vec();
+    samples.probs = probs;
+    samples.starts = starts;
+    Ok(samples)
+}
+
+/// Array `name` of a shard, in standard layout.
+fn read_array<A, D>(npz: &mut NpzReader<BufReader<File>>, name: &str) -> Result<ndarray::Array<A, D>, String>
+where
+    A: ndarray_npy::ReadableElement + Clone,
+    D: ndarray::Dimension,
+{
+    let array: ndarray::Array<A, D> = npz.by_name(name).map_err(|e| format!("array `{name}`: {e}"))?;
+    Ok(array.as_standard_layout().into_owned())
+}
