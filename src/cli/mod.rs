@@ -3,6 +3,7 @@
 mod bench;
 mod eval;
 mod perft;
+mod plot;
 mod status;
 mod uci;
 
@@ -28,6 +29,8 @@ enum Command {
     Eval(eval::Args),
     /// Serve a player as a UCI/UCCI engine on standard input and output.
     Uci(uci::Args),
+    /// Redraw a training run's plots (losses, Elo, self-play) from its metrics.
+    Plot(plot::Args),
 }
 
 /// Which game a command works on.
@@ -48,5 +51,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Status(args) => status::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Uci(args) => uci::run(args),
+        Command::Plot(args) => plot::run(args),
     }
 }

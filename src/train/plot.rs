@@ -1,0 +1,349 @@
+//! PNG plots of a run's metrics, redrawn into the run's `plots/` after every generation
+//! (and by `xiangqi-zero plot`): `losses.png`, `elo.png` and `selfplay.png`.
+//!
+//! Drawn with plotters into an RGB buffer in memory, text in the DejaVu Sans font embedded
+//! in the binary (no system font library needed), then encoded and written atomically, so
+//! a kill never leaves half a PNG. Any number of generations, none included, draws: an
+//! empty plot shows its axes and a note saying what it is waiting for.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{register_font, FontStyle};
+
+use super::metrics::GenerationMetrics;
+use crate::atomic::write_atomically_with;
+
+/// DejaVu Sans (licence: `assets/fonts/LICENSE-DejaVu.txt`), the font of every plot.
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// The family name the font is registered under: plotters' default, so that every text
+/// (legends included) finds it.
+const FONT_FAMILY: &str = "sans-serif";
+
+/// The lines' colours, in order (matplotlib's "tab10", first eight): distinct, and none
+/// grey, so a series never passes for an axis or a grid line.
+const COLOURS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+/// Width and height of `losses.png` and `elo.png`, in pixels.
+const SINGLE_SIZE: (u32, u32) = (1000, 600);
+
+/// Width and height of `selfplay.png` (six panels), in pixels.
+const PANELS_SIZE: (u32, u32) = (1200, 900);
+
+/// What a plot could not do.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// The plot directory could not be created.
+    #[error("cannot create the plot directory `{dir}`: {source}")]
+    Dir {
+        /// The plot directory.
+        dir: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The embedded font was refused by the font renderer.
+    #[error("the embedded font DejaVuSans.ttf could not be loaded")]
+    Font,
+    /// Drawing failed.
+    #[error("cannot draw `{file}`: {message}")]
+    Draw {
+        /// The PNG being drawn.
+        file: PathBuf,
+        /// plotters' description of the failure.
+        message: String,
+    },
+    /// The PNG could not be written.
+    #[error("cannot write `{file}`: {source}")]
+    Write {
+        /// The PNG.
+        file: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+/// Draws `losses.png`, `elo.png` and `selfplay.png` from a run's metrics into `dir`
+/// (created if missing), each written atomically, and returns their paths.
+///
+/// - `losses.png`: total, policy and value loss against training hours.
+/// - `elo.png`: Elo against training hours, one line per opponent with its 95% interval
+///   as error bars joined by a shaded band; an infinite Elo or bound (a match won or lost outright) is drawn
+///   at the plot's edge. Before any evaluation the plot is empty, with a note saying so.
+/// - `selfplay.png`: per generation, simulations per second, mean game length, the share
+///   of first-player wins, draws and second-player wins, value accuracy, policy entropy
+///   and training samples per second.
+pub fn draw_plots(metrics: &[GenerationMetrics], dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    if !FONT_REGISTERED.get_or_init(|| register_font(FONT_FAMILY, FontStyle::Normal, FONT).is_ok()) {
+        return Err(PlotError::Font);
+    }
+    fs::create_dir_all(dir).map_err(|source| PlotError::Dir { dir: dir.to_path_buf(), source })?;
+    let plots: [(&str, (u32, u32), Vec<Panel>); 3] = [
+        ("losses.png", SINGLE_SIZE, vec![losses_panel(metrics)]),
+        ("elo.png", SINGLE_SIZE, vec![elo_panel(metrics)]),
+        ("selfplay.png", PANELS_SIZE, selfplay_panels(metrics)),
+    ];
+    plots
+        .into_iter()
+        .map(|(name, size, panels)| {
+            let file = dir.join(name);
+            write_png(&file, size, &panels)?;
+            Ok(file)
+        })
+        .collect()
+}
+
+/// Whether the embedded font was registered with plotters (done once per process).
+static FONT_REGISTERED: OnceLock<bool> = OnceLock::new();
+
+/// One line of a chart, with an optional shaded band around it.
+struct Line {
+    /// The legend's text; empty for a chart's only line (its title says what it is).
+    label: String,
+    /// `(x, y)` points; non-finite ones are left out.
+    points: Vec<(f64, f64)>,
+    /// `(x, low, high)`: the band's ends at each x; empty for none.
+    band: Vec<(f64, f64, f64)>,
+}
+
+/// One chart: a title, axis descriptions and its lines.
+struct Panel {
+    /// The caption.
+    title: &'static str,
+    /// The x axis's description.
+    x_desc: &'static str,
+    /// The y axis's description.
+    y_desc: &'static str,
+    /// The lines, drawn in palette order.
+    lines: Vec<Line>,
+    /// Shown in the middle of the chart when no line has a point.
+    empty_note: &'static str,
+}
+
+/// Loss components against training hours.
+fn losses_panel(metrics: &[GenerationMetrics]) -> Panel {
+    let line = |label: &str, value: fn(&GenerationMetrics) -> f64| Line {
+        label: label.to_string(),
+        points: metrics.iter().map(|m| (m.hours, value(m))).collect(),
+        band: Vec::new(),
+    };
+    Panel {
+        title: "Training loss",
+        x_desc: "training hours",
+        y_desc: "loss",
+        lines: vec![line("total", |m| m.loss), line("policy", |m| m.policy_loss), line("value", |m| m.value_loss)],
+        empty_note: "no generation trained yet",
+    }
+}
+
+/// Elo against training hours, one line per opponent in order of first appearance.
+fn elo_panel(metrics: &[GenerationMetrics]) -> Panel {
+    let mut lines: Vec<Line> = Vec::new();
+    for generation in metrics {
+        for result in &generation.elo {
+            let index = match lines.iter().position(|line| line.label == result.opponent) {
+                Some(index) => index,
+                None => {
+                    lines.push(Line { label: result.opponent.clone(), points: Vec::new(), band: Vec::new() });
+                    lines.len() - 1
+                }
+            };
+            lines[index].points.push((generation.hours, result.elo));
+            lines[index].band.push((generation.hours, result.low, result.high));
+        }
+    }
+    Panel {
+        title: "Elo against each opponent (95% intervals)",
+        x_desc: "training hours",
+        y_desc: "Elo difference",
+        lines,
+        empty_note: "no evaluation yet",
+    }
+}
+
+/// The six per-generation self-play and training panels of `selfplay.png`.
+fn selfplay_panels(metrics: &[GenerationMetrics]) -> Vec<Panel> {
+    let series = |value: &dyn Fn(&GenerationMetrics) -> f64| -> Vec<(f64, f64)> {
+        metrics.iter().map(|m| (f64::from(m.generation), value(m))).collect()
+    };
+    let single = |title, y_desc, value: fn(&GenerationMetrics) -> f64| Panel {
+        title,
+        x_desc: "generation",
+        y_desc,
+        lines: vec![Line { label: String::new(), points: series(&value), band: Vec::new() }],
+        empty_note: "no generation yet",
+    };
+    let share = |label: &str, count: fn(&GenerationMetrics) -> u64| Line {
+        label: label.to_string(),
+        points: series(&|m| {
+            let total = m.first_wins + m.draws + m.second_wins;
+            // 0/0 is NaN: a generation without games has no point.
+            100.0 * count(m) as f64 / total as f64
+        }),
+        band: Vec::new(),
+    };
+    vec![
+        single("Self-play speed", "simulations / s", |m| m.simulations_per_second),
+        single("Game length", "mean plies", |m| m.mean_game_plies),
+        Panel {
+            title: "Game results",
+            x_desc: "generation",
+            y_desc: "% of games",
+            lines: vec![
+                share("first player wins", |m| m.first_wins),
+                share("draws", |m| m.draws),
+                share("second player wins", |m| m.second_wins),
+            ],
+            empty_note: "no generation yet",
+        },
+        single("Value accuracy", "share of samples", |m| m.value_accuracy),
+        single("Policy entropy", "nats", |m| m.policy_entropy),
+        single("Training speed", "samples / s", |m| m.train_samples_per_second),
+    ]
+}
+
+/// Draws `panels` (one, or six in three rows of two) into an RGB buffer and writes it to
+/// `file` as a PNG, atomically.
+fn write_png(file: &Path, (width, height): (u32, u32), panels: &[Panel]) -> Result<(), PlotError> {
+    let mut pixels = vec![0u8; width as usize * height as usize * 3];
+    draw_panels(&mut pixels, (width, height), panels)
+        .map_err(|error| PlotError::Draw { file: file.to_path_buf(), message: error.to_string() })?;
+    write_atomically_with(file, |out| {
+        let mut buffered = BufWriter::new(out);
+        let mut encoder = png::Encoder::new(&mut buffered, width, height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        // A plot is mostly flat colour: per-row filters and the best deflate make it a
+        // few tens of kilobytes rather than hundreds.
+        encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+        encoder.set_compression(png::Compression::Best);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(&pixels)?;
+        writer.finish()?;
+        buffered.flush()
+    })
+    .map_err(|source| PlotError::Write { file: file.to_path_buf(), source })
+}
+
+/// Draws `panels` on a white background into `pixels`.
+fn draw_panels<'a>(pixels: &'a mut [u8], size: (u32, u32), panels: &[Panel]) -> DrawResult<(), BitMapBackend<'a>> {
+    let root = BitMapBackend::with_buffer(pixels, size).into_drawing_area();
+    root.fill(&WHITE)?;
+    let areas = if panels.len() == 1 { vec![root.clone()] } else { root.split_evenly((panels.len().div_ceil(2), 2)) };
+    for (area, panel) in areas.iter().zip(panels) {
+        draw_panel(area, panel)?;
+    }
+    root.present()
+}
+
+/// Draws one chart into `area`.
+fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -> DrawResult<(), BitMapBackend<'a>> {
+    // NaN is a value not measured, left out; ±∞ is drawn at the chart's edge.
+    let measured = || panel.lines.iter().flat_map(|line| &line.points).filter(|(_, y)| !y.is_nan());
+    let x_range = span(measured().map(|&(x, _)| x));
+    let band_ends = panel.lines.iter().flat_map(|line| &line.band).flat_map(|&(_, low, high)| [low, high]);
+    let y_range = span(measured().map(|&(_, y)| y).chain(band_ends));
+    let clamp_y = |y: f64| y.clamp(y_range.0, y_range.1);
+
+    let mut chart = ChartBuilder::on(area)
+        .caption(panel.title, (FONT_FAMILY, 20))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_range.0..x_range.1, y_range.0..y_range.1)?;
+    chart
+        .configure_mesh()
+        .x_desc(panel.x_desc)
+        .y_desc(panel.y_desc)
+        .x_label_formatter(&|x| tick_label(*x))
+        .y_label_formatter(&|y| tick_label(*y))
+        .label_style((FONT_FAMILY, 13))
+        .axis_desc_style((FONT_FAMILY, 14))
+        .draw()?;
+
+    let mut labelled = false;
+    for (index, line) in panel.lines.iter().enumerate() {
+        let colour = COLOURS[index % COLOURS.len()];
+        let points: Vec<(f64, f64)> =
+            line.points.iter().filter(|(_, y)| !y.is_nan()).map(|&(x, y)| (x, clamp_y(y))).collect();
+        if points.is_empty() {
+            continue;
+        }
+        let band: Vec<(f64, f64, f64)> = line
+            .band
+            .iter()
+            .filter(|(_, low, high)| !low.is_nan() && !high.is_nan())
+            .map(|&(x, low, high)| (x, clamp_y(low), clamp_y(high)))
+            .collect();
+        let outline = band.iter().map(|&(x, low, _)| (x, low)).chain(band.iter().rev().map(|&(x, _, high)| (x, high)));
+        chart.draw_series(std::iter::once(Polygon::new(outline.collect::<Vec<_>>(), colour.mix(0.15).filled())))?;
+        chart.draw_series(band.iter().map(|&(x, low, high)| PathElement::new(vec![(x, low), (x, high)], colour)))?;
+        let drawn = chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?;
+        if !line.label.is_empty() {
+            labelled = true;
+            drawn
+                .label(line.label.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+        }
+        chart.draw_series(points.into_iter().map(|point| Circle::new(point, 3, colour.filled())))?;
+    }
+
+    if labelled {
+        chart
+            .configure_series_labels()
+            .label_font((FONT_FAMILY, 14))
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()?;
+    }
+    if measured().next().is_none() {
+        let centre = ((x_range.0 + x_range.1) / 2.0, (y_range.0 + y_range.1) / 2.0);
+        let style = (FONT_FAMILY, 22).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Center));
+        chart.plotting_area().draw(&Text::new(panel.empty_note, centre, style))?;
+    }
+    Ok(())
+}
+
+/// The range of the finite `values`, padded by 5% each side; a single value gets ±10% of
+/// itself (at least ±0.1) and no value at all gives [0, 1], so a chart always has a range
+/// to draw on.
+fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (low, high) = values
+        .filter(|value| value.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), value| (low.min(value), high.max(value)));
+    if low > high {
+        return (0.0, 1.0);
+    }
+    let width = high - low;
+    if width <= f64::EPSILON * high.abs().max(1.0) {
+        let pad = (0.1 * high.abs()).max(0.1);
+        return (low - pad, high + pad);
+    }
+    (low - 0.05 * width, high + 0.05 * width)
+}
+
+/// A tick's label: at most four decimals, without trailing zeros (`1600`, `0.58`).
+fn tick_label(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
