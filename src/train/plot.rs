@@ -82,8 +82,9 @@ pub enum PlotError {
 ///
 /// - `losses.png`: total, policy and value loss against training hours.
 /// - `elo.png`: Elo against training hours, one line per opponent with its 95% interval
-///   as error bars joined by a shaded band; an infinite Elo or bound (a match won or lost outright) is drawn
-///   at the plot's edge. Before any evaluation the plot is empty, with a note saying so.
+///   as error bars joined by a shaded band; an infinite Elo or bound (a match won or lost
+///   outright) is drawn at the plot's edge. Before any evaluation the plot is empty, with
+///   a note saying so.
 /// - `selfplay.png`: per generation, simulations per second, mean game length, the share
 ///   of first-player wins, draws and second-player wins, value accuracy, policy entropy
 ///   and training samples per second.
@@ -110,13 +111,13 @@ pub fn draw_plots(metrics: &[GenerationMetrics], dir: &Path) -> Result<Vec<PathB
 /// Whether the embedded font was registered with plotters (done once per process).
 static FONT_REGISTERED: OnceLock<bool> = OnceLock::new();
 
-/// One line of a chart, with an optional shaded band around it.
+/// One line of a chart, with optional error bars and a shaded band joining them.
 struct Line {
     /// The legend's text; empty for a chart's only line (its title says what it is).
     label: String,
-    /// `(x, y)` points; non-finite ones are left out.
+    /// `(x, y)` points; a NaN `y` (not measured) is left out, ±∞ is drawn at the edge.
     points: Vec<(f64, f64)>,
-    /// `(x, low, high)`: the band's ends at each x; empty for none.
+    /// `(x, low, high)`: the error bar at each x; empty for none.
     band: Vec<(f64, f64, f64)>,
 }
 
