@@ -3,7 +3,8 @@
 //! as a shard (`.npz`) with the same games beside it as `.pgn` once enough samples wait.
 //!
 //! A shard holds whole games only, and each game's first sample has ply 0, so the games
-//! of a shard are its samples with ply 0 ([`shard_games`]).
+//! of a shard are its samples with ply 0 ([`shard_games`]). A game over before its first
+//! move (a start position already lost) has no sample and is left out, PGN included.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -90,6 +91,10 @@ impl<G: Encoding> Collector<G> {
             }
             Event::GameOver(over) => {
                 let moves = self.in_flight.remove(&over.game_id).unwrap_or_default();
+                if moves.is_empty() {
+                    // Over before its first move: nothing to learn, nothing to record.
+                    return;
+                }
                 for record in &moves {
                     self.push_sample(record, over.winner);
                 }
