@@ -1,11 +1,27 @@
 //! Self-play: workers that play many games at once through the MCTS driver with a
 //! network evaluator, and the training samples they write as `.npz` shards.
 //!
+//! - [`NetEvaluator`]: the network as the search's evaluator, over our CPU forward pass
+//!   or burn's on a GPU ([`Inference`]).
+//! - [`play_games`]: a generation's games ([`SelfPlayJob`]) on worker threads under
+//!   [`SelfPlaySettings`], live counts in [`SelfPlayProgress`], a [`SelfPlayReport`] at
+//!   the end; every shard holds whole games, with the same games as PGN beside it.
 //! - [`Samples`]: positions (planes packed to bits), sparse search policies and targets.
-//! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file.
+//! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file;
+//!   [`shard_games`] counts a shard's games.
 
+mod collector;
+mod evaluator;
+mod progress;
 mod samples;
+mod settings;
 mod shard;
+mod worker;
 
+pub use collector::shard_games;
+pub use evaluator::{Inference, NetEvaluator};
+pub use progress::{SelfPlayProgress, SelfPlayReport};
 pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};
+pub use settings::SelfPlaySettings;
 pub use shard::{read_shard, write_shard, ShardError};
+pub use worker::{play_games, SelfPlayJob};

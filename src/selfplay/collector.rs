@@ -1,0 +1,216 @@
+//! One worker's games on their way to disk: each game's searched moves kept until it
+//! ends, then turned into one training sample per move and a PGN record, and written
+//! as a shard (`.npz`) with the same games beside it as `.pgn` once enough samples wait.
+//!
+//! A shard holds whole games only, and each game's first sample has ply 0, so the games
+//! of a shard are its samples with ply 0 ([`shard_games`]). A game over before its first
+//! move (a start position already lost) has no sample and is left out, PGN included.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::progress::SelfPlayProgress;
+use super::samples::{SampleShape, Samples, Targets};
+use super::shard::{write_shard, ShardError};
+use crate::atomic::write_atomically;
+use crate::eval::GameRecord;
+use crate::game::{Game, Player};
+use crate::mcts::{Ending, Event, GameOver, MoveRecord};
+use crate::nn::Encoding;
+
+/// The games in `samples` (a shard's): its samples with ply 0, one per game.
+pub fn shard_games(samples: &Samples) -> u64 {
+    (0..samples.len()).filter(|&i| samples.targets(i).ply == 0).count() as u64
+}
+
+/// What a worker's finished games add up to.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Tally {
+    /// Moves searched, in finished games and in games still going.
+    pub moves: u64,
+    pub games: u64,
+    pub samples: u64,
+    pub plies: u64,
+    /// Wins of the first player, draws, wins of the second.
+    pub results: [u64; 3],
+}
+
+/// A worker's games in progress and finished games waiting to be written.
+pub(super) struct Collector<G: Game> {
+    /// The searched moves of each game still going, by game number.
+    in_flight: HashMap<u64, Vec<MoveRecord<G>>>,
+    /// Samples of the finished games not yet written.
+    waiting: Samples,
+    /// Those games as PGN.
+    pgn: String,
+    games_waiting: u32,
+    dir: PathBuf,
+    /// Shard names start with `{prefix}-`, then the time, the process and the worker.
+    prefix: String,
+    worker: usize,
+    shards: u64,
+    event: String,
+    planes: Vec<f32>,
+    policy: Vec<(usize, f32)>,
+    pub tally: Tally,
+}
+
+impl<G: Encoding> Collector<G> {
+    /// A collector writing worker `worker`'s shards into `dir`, named after `prefix`.
+    pub fn new(dir: PathBuf, prefix: &str, worker: usize) -> Collector<G> {
+        Collector {
+            in_flight: HashMap::new(),
+            waiting: Samples::new(SampleShape::of::<G>()),
+            pgn: String::new(),
+            games_waiting: 0,
+            dir,
+            prefix: prefix.to_string(),
+            worker,
+            shards: 0,
+            event: format!("xiangqi-zero self-play {prefix}"),
+            planes: vec![0.0; G::INPUT_SIZE],
+            policy: Vec::new(),
+            tally: Tally::default(),
+        }
+    }
+
+    /// Samples waiting to be written.
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// Takes one of the driver's events: keeps a move, or turns a finished game into
+    /// samples and a record.
+    pub fn take(&mut self, event: Event<G>, progress: &SelfPlayProgress) {
+        match event {
+            Event::Move(record) => {
+                SelfPlayProgress::add(&progress.moves, 1);
+                self.tally.moves += 1;
+                self.in_flight.entry(record.game_id).or_default().push(record);
+            }
+            Event::GameOver(over) => {
+                let moves = self.in_flight.remove(&over.game_id).unwrap_or_default();
+                if moves.is_empty() {
+                    // Over before its first move: nothing to learn, nothing to record.
+                    return;
+                }
+                for record in &moves {
+                    self.push_sample(record, over.winner);
+                }
+                self.games_waiting += 1;
+                self.pgn += &self.record(&moves, &over).to_pgn(&self.event);
+                let result = match over.winner {
+                    Some(Player::First) => 0,
+                    None => 1,
+                    Some(Player::Second) => 2,
+                };
+                self.tally.results[result] += 1;
+                self.tally.games += 1;
+                self.tally.samples += moves.len() as u64;
+                self.tally.plies += over.plies as u64;
+                SelfPlayProgress::add(&progress.games, 1);
+                SelfPlayProgress::add(&progress.samples, moves.len() as u64);
+            }
+        }
+    }
+
+    /// The sample of one searched move of a game `winner` won (`None`: drawn).
+    fn push_sample(&mut self, record: &MoveRecord<G>, winner: Option<Player>) {
+        let position = &record.position;
+        position.encode(&mut self.planes);
+        self.policy.clear();
+        self.policy.extend(
+            record.result.moves.iter().filter(|m| m.policy > 0.0).map(|m| (position.move_label(m.mv), m.policy)),
+        );
+        let outcome = match winner {
+            None => [0.0, 1.0, 0.0],
+            Some(player) if player == position.to_move() => [1.0, 0.0, 0.0],
+            Some(_) => [0.0, 0.0, 1.0],
+        };
+        let wdl = record.result.wdl;
+        let targets =
+            Targets { outcome, root: [wdl.win, wdl.draw, wdl.loss], full: record.result.full, ply: record.ply as u32 };
+        self.waiting.push(&self.planes, &self.policy, targets);
+    }
+
+    /// The game record of a finished game: its start, its moves (a Banqi flip followed by
+    /// the piece it revealed, `a1a1:K`, as the arena writes them) and its result.
+    fn record(&self, moves: &[MoveRecord<G>], over: &GameOver<G>) -> GameRecord {
+        let start = moves.first().map_or(&over.position, |m| &m.position);
+        // A resigning player's last searched move is not played.
+        let played = &moves[..over.plies.min(moves.len())];
+        let texts = played
+            .iter()
+            .enumerate()
+            .map(|(k, record)| {
+                let next = played.get(k + 1).map_or(&over.position, |m| &m.position);
+                move_text(&record.position, record.played, next)
+            })
+            .collect();
+        let red = over.position.red_player().unwrap_or(Player::First);
+        let result = match over.winner {
+            Some(winner) if winner == red => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        };
+        let reason = match over.ending {
+            Ending::Rules(reason) => reason.as_str(),
+            Ending::Resigned(_) => "resignation",
+            Ending::MaxPlies => "max-plies",
+        };
+        GameRecord {
+            game: G::NAME.to_string(),
+            red: "self-play".to_string(),
+            black: "self-play".to_string(),
+            start: start.to_text(),
+            moves: texts,
+            result: result.to_string(),
+            reason: reason.to_string(),
+            round: self.games_waiting,
+            opening: None,
+        }
+    }
+
+    /// Writes the waiting games as a shard and its PGN, if any game waits, and counts the
+    /// shard in `progress`.
+    pub fn write(&mut self, progress: &SelfPlayProgress) -> Result<(), ShardError> {
+        if self.waiting.is_empty() {
+            return Ok(());
+        }
+        let millis = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        let name = format!("{}-{millis}-{}-{}-{}", self.prefix, std::process::id(), self.worker, self.shards);
+        let shard = self.dir.join(format!("{name}.npz"));
+        write_shard(&shard, &self.waiting)?;
+        let pgn = self.dir.join(format!("{name}.pgn"));
+        write_atomically(&pgn, &self.pgn).map_err(|e| ShardError::Write { path: pgn, why: e.to_string() })?;
+        self.waiting = Samples::new(self.waiting.shape());
+        self.pgn.clear();
+        self.games_waiting = 0;
+        self.shards += 1;
+        SelfPlayProgress::add(&progress.shards, 1);
+        Ok(())
+    }
+}
+
+/// The text of `mv` played in `position`, with the chance outcomes that led to `next`
+/// (the position the game went on from) appended as `:outcome`.
+fn move_text<G: Game>(position: &G, mv: G::Move, next: &G) -> String {
+    let mut text = mv.to_string();
+    let mut game = position.clone();
+    game.play(mv);
+    let mut outcomes = Vec::new();
+    while game.is_chance() {
+        game.chance_outcomes(&mut outcomes);
+        // The outcome that gives `next` (a later chance point cannot be checked yet).
+        let leads_on = |&&(outcome, _): &&(G::Outcome, f32)| {
+            let mut after = game.clone();
+            after.apply_outcome(outcome);
+            after.is_chance() || after.hash() == next.hash()
+        };
+        let Some(&(outcome, _)) = outcomes.iter().find(leads_on) else { break };
+        text += &format!(":{outcome}");
+        game.apply_outcome(outcome);
+    }
+    text
+}

@@ -1,0 +1,154 @@
+//! A generation's self-play: worker threads, each a [`Driver`] advancing many games at
+//! once with its own copy of the network evaluator, together playing a set number of
+//! games and writing their samples as shards.
+//!
+//! Threads: each worker runs in its own rayon pool of `cores / workers` threads (at
+//! least one), which our CPU forward pass splits its batches over. The default is one
+//! worker per core, each with a single-threaded forward: measured on 2 cores (6×64 net,
+//! batch 64, `bench selfplay`), two such workers ran more simulations per second than one
+//! worker whose forward used both cores, because a lone worker's search (gathering
+//! leaves, backing up, playing moves) runs on one thread while the other core waits,
+//! and a batch split in two halves the GEMMs' width for nothing.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+
+use super::collector::{Collector, Tally};
+use super::evaluator::NetEvaluator;
+use super::progress::{SelfPlayProgress, SelfPlayReport};
+use super::settings::SelfPlaySettings;
+use super::shard::ShardError;
+use crate::mcts::{Driver, SearchConfig};
+use crate::nn::Encoding;
+
+/// The games a self-play run is to play, and where their shards go.
+#[derive(Clone)]
+pub struct SelfPlayJob<G> {
+    /// Games to play in all (split among the workers).
+    pub games: u64,
+    /// A game's start, given the worker's random generator (for random openings).
+    pub new_game: Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>,
+    /// The directory the shards go to (the run's `games/`); created if missing.
+    pub out_dir: PathBuf,
+    /// What shard names start with, e.g. `gen0003`.
+    pub prefix: String,
+    /// The seed of the games' random choices (each worker's derived from it).
+    pub seed: u64,
+}
+
+/// What one worker did.
+struct WorkerDone {
+    tally: Tally,
+    simulations: u64,
+    stopped: bool,
+}
+
+/// Plays `job.games` games of self-play with `evaluator` (cloned for each worker) under
+/// `search` and `settings`, writing them to `job.out_dir` as shards named
+/// `{prefix}-{unix millis}-{pid}-{worker}-{seq}.npz`, each with its games as `.pgn`
+/// beside it, and adding to `progress` as it goes.
+///
+/// Once `stop` turns true the workers start no more moves, write every finished game
+/// still waiting and return (games in flight are lost); the report then says `stopped`.
+/// A shard that cannot be written stops every worker and is the error returned.
+pub fn play_games<G: Encoding>(
+    evaluator: NetEvaluator<G>,
+    search: &SearchConfig,
+    settings: &SelfPlaySettings,
+    job: &SelfPlayJob<G>,
+    stop: &AtomicBool,
+    progress: &SelfPlayProgress,
+) -> Result<SelfPlayReport, ShardError> {
+    let started = Instant::now();
+    std::fs::create_dir_all(&job.out_dir)
+        .map_err(|e| ShardError::Write { path: job.out_dir.clone(), why: e.to_string() })?;
+    let workers = settings.workers().min(usize::try_from(job.games).unwrap_or(usize::MAX));
+    let pool_threads = (rayon::current_num_threads() / workers.max(1)).max(1);
+    let failed = AtomicBool::new(false);
+    let done: Vec<Result<WorkerDone, ShardError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                let games = job.games / workers as u64 + u64::from((worker as u64) < job.games % workers as u64);
+                let evaluator = evaluator.clone();
+                let failed = &failed;
+                scope.spawn(move || {
+                    let run = || {
+                        let result =
+                            run_worker(evaluator, search, settings, job, worker, games, stop, failed, progress);
+                        if result.is_err() {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        result
+                    };
+                    // One worker uses the whole global pool (as does any worker should its
+                    // own pool fail to start).
+                    let pool = (workers > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(pool_threads).build());
+                    match pool {
+                        Some(Ok(pool)) => pool.install(run),
+                        _ => run(),
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    let mut report = SelfPlayReport { seconds: started.elapsed().as_secs_f64(), ..SelfPlayReport::default() };
+    let mut plies = 0;
+    for worker in done {
+        let WorkerDone { tally, simulations, stopped } = worker?;
+        report.games += tally.games;
+        report.samples += tally.samples;
+        plies += tally.plies;
+        report.first_wins += tally.results[0];
+        report.draws += tally.results[1];
+        report.second_wins += tally.results[2];
+        report.moves += tally.moves;
+        report.simulations += simulations;
+        report.stopped |= stopped;
+    }
+    report.mean_plies = if report.games == 0 { 0.0 } else { plies as f64 / report.games as f64 };
+    Ok(report)
+}
+
+/// Worker `worker`'s share: `games` games, until done, stopped, or another worker failed.
+#[allow(clippy::too_many_arguments)] // the run's settings, passed through from `play_games`
+fn run_worker<G: Encoding>(
+    evaluator: NetEvaluator<G>,
+    search: &SearchConfig,
+    settings: &SelfPlaySettings,
+    job: &SelfPlayJob<G>,
+    worker: usize,
+    games: u64,
+    stop: &AtomicBool,
+    failed: &AtomicBool,
+    progress: &SelfPlayProgress,
+) -> Result<WorkerDone, ShardError> {
+    let new_game = Arc::clone(&job.new_game);
+    let seed = job.seed ^ (worker as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut driver = Driver::new(search.clone(), evaluator, settings.parallel_games, seed, move |rng| new_game(rng));
+    driver.limit_games(games);
+    driver.set_max_plies(settings.max_plies);
+    let mut collector = Collector::<G>::new(job.out_dir.clone(), &job.prefix, worker);
+    let mut stopped = false;
+    loop {
+        if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
+        let before = driver.simulations();
+        let going = driver.step(&mut |event| collector.take(event, progress));
+        SelfPlayProgress::add(&progress.simulations, driver.simulations() - before);
+        if collector.waiting() >= settings.shard_samples {
+            collector.write(progress)?;
+        }
+        if !going {
+            break;
+        }
+    }
+    collector.write(progress)?;
+    Ok(WorkerDone { tally: collector.tally, simulations: driver.simulations(), stopped })
+}

@@ -1,0 +1,111 @@
+//! The network evaluator against burn's own forward pass: for random positions of both
+//! games, each legal move's prior is the softmax of `Net::infer`'s policy logits at the
+//! move's label over the legal labels, and the value is the softmax of the value logits,
+//! within 1e-4, with our CPU pass and with burn's.
+
+use burn::module::Param;
+use burn::tensor::Device;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+use xiangqi_zero::mcts::{Batch, Evaluator};
+use xiangqi_zero::nn::{Encoding, Net, NetConfig};
+use xiangqi_zero::selfplay::{Inference, NetEvaluator};
+
+/// A random 2×16 net of game `G`, its policy layer scaled up so that the priors are far
+/// from uniform.
+fn random_net<G: Encoding>(seed: u64) -> Net {
+    let device = Device::flex();
+    device.seed(seed);
+    let mut net = Net::new(NetConfig::new::<G>(2, 16), &device);
+    for fc in [&mut net.policy_fc, &mut net.value_fc2] {
+        fc.weight = Param::from_tensor(fc.weight.val() * 8.0);
+    }
+    net
+}
+
+/// Positions after a random number of random moves (chance points drawn at random).
+fn random_positions<G: Game>(rng: &mut StdRng, count: usize) -> Vec<G> {
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    let mut outcomes = Vec::new();
+    while positions.len() < count {
+        let mut game = G::start();
+        for _ in 0..rng.random_range(0..60) {
+            game.legal_moves(&mut moves);
+            if game.status().is_over() || moves.is_empty() {
+                break;
+            }
+            game.play(*moves.choose(rng).unwrap());
+            while game.is_chance() {
+                game.chance_outcomes(&mut outcomes);
+                game.apply_outcome(outcomes.choose(rng).unwrap().0);
+            }
+        }
+        game.legal_moves(&mut moves);
+        if !moves.is_empty() && !game.status().is_over() {
+            positions.push(game);
+        }
+    }
+    positions
+}
+
+/// The softmax of `logits`, computed in f64.
+fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
+    let exps: Vec<f64> = logits.iter().map(|&l| (l as f64 - max).exp()).collect();
+    let sum: f64 = exps.iter().sum();
+    exps.iter().map(|e| (e / sum) as f32).collect()
+}
+
+fn assert_matches_infer<G: Encoding>(seed: u64) {
+    let net = random_net::<G>(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let positions: Vec<G> = random_positions(&mut rng, 6);
+    let mut planes = vec![0.0; positions.len() * G::INPUT_SIZE];
+    for (game, out) in positions.iter().zip(planes.chunks_exact_mut(G::INPUT_SIZE)) {
+        game.encode(out);
+    }
+    let (policy, value) = net.infer(planes, positions.len());
+
+    let cpu = Inference::for_device(&net, &Device::flex());
+    assert!(matches!(cpu, Inference::Cpu(_)), "the flex device runs our CPU pass");
+    for inference in [cpu, Inference::Burn(net.clone())] {
+        let mut evaluator = NetEvaluator::<G>::new(inference);
+        let mut batch = Batch::new();
+        for game in &positions {
+            batch.push(game);
+        }
+        evaluator.evaluate(&mut batch);
+        let mut spread = 0.0f32;
+        for (i, game) in positions.iter().enumerate() {
+            let logits = &policy[i * G::POLICY_SIZE..(i + 1) * G::POLICY_SIZE];
+            let legal: Vec<f32> = batch.moves(i).iter().map(|&mv| logits[game.move_label(mv)]).collect();
+            let expected = softmax(&legal);
+            for (k, (&got, &want)) in batch.priors(i).iter().zip(&expected).enumerate() {
+                assert!((got - want).abs() < 1e-4, "{} position {i} move {k}: prior {got}, expected {want}", G::NAME);
+            }
+            spread = spread.max(expected.iter().copied().fold(0.0, f32::max) * expected.len() as f32);
+            let wdl = softmax(&value[3 * i..3 * i + 3]);
+            let got = batch.value(i);
+            for (got, want) in [got.win, got.draw, got.loss].into_iter().zip(wdl) {
+                assert!((got - want).abs() < 1e-4, "{} position {i}: value {got}, expected {want}", G::NAME);
+            }
+        }
+        // Priors far from uniform, so that a wrong label would show.
+        assert!(spread > 1.5, "{}: priors too flat to test anything ({spread})", G::NAME);
+    }
+}
+
+#[test]
+fn xiangqi_priors_and_values_are_the_nets_softmaxes() {
+    assert_matches_infer::<Xiangqi>(3);
+}
+
+#[test]
+fn banqi_priors_and_values_are_the_nets_softmaxes() {
+    assert_matches_infer::<Banqi>(4);
+}

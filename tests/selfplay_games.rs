@@ -1,0 +1,210 @@
+//! Self-play end to end with a tiny random net: every shard read back holds whole games
+//! whose samples replay the moves of the PGN written beside it (planes equal to the
+//! encoding of the replayed positions), policies that are distributions over distinct
+//! labels, and outcomes that agree with the PGN's result from each mover's view; and a
+//! stop flag set before the start plays nothing.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use burn::tensor::Device;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::{Game, Player};
+use xiangqi_zero::mcts::SearchConfig;
+use xiangqi_zero::nn::{Encoding, Net, NetConfig};
+use xiangqi_zero::selfplay::{
+    play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
+    SelfPlayReport, SelfPlaySettings,
+};
+
+/// A fresh directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-zero-selfplay-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Red with two chariots against a lone general: games that end in a few dozen plies.
+const LOPSIDED: &str = "4k4/9/9/9/9/9/9/9/R7R/3K5 w - - 0 1";
+
+/// Plays `games` games of `G` with a random 1×8 net, a few simulations each move and
+/// shards of about `shard_samples` samples, starting from one of `starts`.
+fn self_play<G: Encoding>(
+    dir: &Path,
+    games: u64,
+    starts: Vec<G>,
+    max_plies: usize,
+    shard_samples: usize,
+    stop: bool,
+) -> SelfPlayReport {
+    let device = Device::flex();
+    device.seed(7);
+    let net = Net::new(NetConfig::new::<G>(1, 8), &device);
+    let evaluator = NetEvaluator::<G>::new(Inference::for_device(&net, &device));
+    let search = SearchConfig {
+        simulations: 8,
+        cheap_simulations: Some(4),
+        batch_size: 8,
+        resign_threshold: None,
+        ..SearchConfig::training()
+    };
+    let settings = SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples };
+    let job = SelfPlayJob {
+        games,
+        new_game: Arc::new(move |rng: &mut StdRng| starts.choose(rng).unwrap().clone()),
+        out_dir: dir.to_path_buf(),
+        prefix: "gen0001".to_string(),
+        seed: 11,
+    };
+    let progress = SelfPlayProgress::new();
+    let report = play_games(evaluator, &search, &settings, &job, &AtomicBool::new(stop), &progress).unwrap();
+    let [games, samples, moves, _, _] = progress.snapshot();
+    assert_eq!((games, samples, moves), (report.games, report.samples, report.moves));
+    report
+}
+
+/// One game of a PGN file: its start and its move texts (as the game reads them).
+struct PgnGame {
+    start: String,
+    moves: Vec<String>,
+    result: String,
+}
+
+/// The games of a PGN file as `GameRecord::to_pgn` writes them.
+fn read_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    for block in text.split("[Game ").skip(1) {
+        let (tags, movetext) = block.split_once("\n\n").expect("tags, then movetext");
+        let tag = |name: &str| {
+            tags.lines().find_map(|line| line.strip_prefix(&format!("[{name} \"")).map(|v| v.trim_end_matches("\"]")))
+        };
+        let result = tag("Result").unwrap().to_string();
+        let start = tag("FEN").unwrap_or("startpos").to_string();
+        let movetext = movetext.split('{').next().unwrap();
+        let moves = movetext
+            .split_whitespace()
+            .filter(|token| !token.ends_with('.'))
+            // ICCS `H2-E2` back to `h2e2`; a revealed piece's letter keeps its case.
+            .map(|token| match token.split_once(':') {
+                Some((mv, revealed)) => format!("{}:{revealed}", mv.to_ascii_lowercase()),
+                None => token.replace('-', "").to_ascii_lowercase(),
+            })
+            .collect();
+        games.push(PgnGame { start, moves, result });
+    }
+    games
+}
+
+/// Checks every shard in `dir` against its PGN; returns the shards, games and samples
+/// found.
+fn check_shards<G: Encoding>(dir: &Path) -> (usize, u64, usize) {
+    let mut shards: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "npz"))
+        .collect();
+    shards.sort();
+    assert!(!shards.is_empty(), "no shard in {}", dir.display());
+    let (count, mut games, mut total) = (shards.len(), 0, 0);
+    let mut planes = vec![0.0; G::INPUT_SIZE];
+    let mut expected = vec![0.0; G::INPUT_SIZE];
+    let mut outcomes = Vec::new();
+    for path in shards {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("gen0001-"), "shard name {name}");
+        let samples = read_shard(&path, SampleShape::of::<G>()).unwrap();
+        let pgn = read_pgn(&std::fs::read_to_string(path.with_extension("pgn")).unwrap());
+        assert_eq!(pgn.len() as u64, shard_games(&samples), "{name}: games in the PGN");
+        let mut i = 0;
+        for record in &pgn {
+            let mut game = G::from_text(&record.start).unwrap();
+            let red = if record.result == "1/2-1/2" { None } else { Some(record.result == "1-0") };
+            for (ply, text) in record.moves.iter().enumerate() {
+                let targets = samples.targets(i);
+                assert_eq!(targets.ply as usize, ply, "{name}: sample {i} is ply {ply} of its game");
+                samples.planes_into(i, &mut planes);
+                game.encode(&mut expected);
+                assert_eq!(planes, expected, "{name}: sample {i} is not the PGN's position");
+                let (labels, probs) = samples.policy(i);
+                let mut distinct = labels.to_vec();
+                distinct.sort_unstable();
+                distinct.dedup();
+                assert_eq!(distinct.len(), labels.len(), "{name}: sample {i} repeats a label");
+                assert!(probs.iter().all(|&p| p > 0.0), "{name}: sample {i} keeps a zero");
+                let sum: f32 = probs.iter().sum();
+                assert!((sum - 1.0).abs() < 1e-4, "{name}: sample {i}'s policy sums to {sum}");
+                assert_eq!(targets.outcome.iter().filter(|&&v| v == 1.0).count(), 1, "{name}: outcome one-hot");
+                assert_eq!(targets.outcome.iter().sum::<f32>(), 1.0);
+                // The outcome from the mover's view, as the PGN's result says (Red is the
+                // first player of Xiangqi; Banqi's colours are checked by alternation).
+                if G::NAME == "xiangqi" {
+                    let want = match red {
+                        None => [0.0, 1.0, 0.0],
+                        Some(red_won) if red_won == (game.to_move() == Player::First) => [1.0, 0.0, 0.0],
+                        Some(_) => [0.0, 0.0, 1.0],
+                    };
+                    assert_eq!(targets.outcome, want, "{name}: sample {i}'s outcome");
+                }
+                if ply > 0 {
+                    let mut previous = samples.targets(i - 1).outcome;
+                    previous.reverse();
+                    assert_eq!(targets.outcome, previous, "{name}: outcomes of plies {} and {ply}", ply - 1);
+                }
+                let (mv, revealed) = text.split_once(':').map_or((text.as_str(), None), |(m, o)| (m, Some(o)));
+                game.play(game.parse_move(mv).unwrap());
+                if let Some(revealed) = revealed {
+                    game.chance_outcomes(&mut outcomes);
+                    let outcome = outcomes.iter().find(|(o, _)| o.to_string() == revealed).unwrap().0;
+                    game.apply_outcome(outcome);
+                }
+                assert!(!game.is_chance(), "{name}: a chance point left unresolved");
+                i += 1;
+            }
+        }
+        assert_eq!(i, samples.len(), "{name}: samples beyond the PGN's moves");
+        games += pgn.len() as u64;
+        total += samples.len();
+    }
+    (count, games, total)
+}
+
+#[test]
+fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
+    let dir = temp_dir("xiangqi");
+    let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
+    let report = self_play(&dir, 6, starts, 60, 50, false);
+    assert_eq!(report.games, 6);
+    assert!(!report.stopped);
+    assert_eq!(report.first_wins + report.draws + report.second_wins, 6);
+    assert!(report.first_wins + report.second_wins > 0, "no decisive game to check outcomes on: {report:?}");
+    let (shards, games, samples) = check_shards::<Xiangqi>(&dir);
+    assert_eq!((games, samples as u64), (6, report.samples));
+    // Two workers, each writing a shard once 50 samples wait: more than one shard each.
+    assert!(shards > 2, "{shards} shards of {samples} samples");
+    assert!((report.mean_plies * 6.0 - samples as f64).abs() < 1e-6, "{report:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn banqi_shards_hold_whole_games_matching_their_pgn() {
+    let dir = temp_dir("banqi");
+    let report = self_play(&dir, 4, vec![Banqi::start()], 80, 1000, false);
+    assert_eq!(report.games, 4);
+    let (_, games, samples) = check_shards::<Banqi>(&dir);
+    assert_eq!((games, samples as u64), (4, report.samples));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_stop_before_the_start_plays_and_writes_nothing() {
+    let dir = temp_dir("stopped");
+    let report = self_play(&dir, 4, vec![Xiangqi::start()], 60, 1, true);
+    assert!(report.stopped);
+    assert_eq!((report.games, report.samples, report.moves), (0, 0, 0));
+    assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0, "files written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
