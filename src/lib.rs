@@ -11,3 +11,4 @@ pub mod mcts;
 pub mod nn;
 pub mod search;
 pub mod selfplay;
+pub mod train;
