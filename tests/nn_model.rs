@@ -71,10 +71,11 @@ fn the_net_overfits_a_tiny_set_of_samples() {
     let input = net.input(planes, batch);
     let policy = Tensor::<2>::from_data(TensorData::new(policy, [batch, Xiangqi::POLICY_SIZE]), &device);
     let value = Tensor::<2>::from_data(TensorData::new(value, [batch, 3]), &device);
+    let weight = Tensor::<1>::ones([batch], &device);
     let mut optimizer = AdamConfig::new().init();
     let mut history = Vec::new();
     for _ in 0..40 {
-        let loss = losses(&net.forward(input.clone()), policy.clone(), value.clone()).total;
+        let loss = losses(&net.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
         history.push(loss.clone().into_scalar::<f32>());
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         net = optimizer.step(3e-3, net, grads);

@@ -1,7 +1,37 @@
-//! Training: the generation loop and what it records about a run.
+//! Training: the net learns from the self-play samples of the run's `games/` directory,
+//! generation after generation.
+//!
+//! - [`TrainSettings`]: the `[train]` table — batch size, steps per generation, the
+//!   optimiser and its learning-rate schedule, the window's growth.
+//! - [`Window`]: the replay window, the newest shards of `games/`, kept in memory.
+//! - [`make_batch`] / [`spawn_loader`]: random samples of the window under random
+//!   symmetries as dense [`Batch`]es, prepared on a background thread.
+//! - [`Optimizer`]: SGD or Adam, its state saved beside the model.
+//! - [`Trainer`]: the net, its optimiser and the global step; trains and reports
+//!   ([`TrainReport`]), saves and resumes.
+//! - [`run`]: the generation loop in a [`RunDir`]; [`contribute`]: self-play alone for one.
+//! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`].
 
+mod contribute;
+mod game;
+mod loader;
 pub mod metrics;
+mod optimizer;
 pub mod plot;
+mod run;
+mod run_dir;
+mod settings;
+mod trainer;
+mod window;
 
-pub use metrics::{append_metrics, read_metrics, EloResult, GenerationMetrics, MetricsError};
+pub use contribute::contribute;
+pub use game::{NewGame, TrainableGame};
+pub use loader::{make_batch, spawn_loader, Batch};
+pub use metrics::{append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, MetricsError};
+pub use optimizer::{Optimizer, OptimizerError};
 pub use plot::{draw_plots, PlotError};
+pub use run::{run, RunEnd, RunError, RunOptions};
+pub use run_dir::{generation_name, RunDir, RunDirError, RunState};
+pub use settings::{OptimizerKind, Schedule, TrainSettings};
+pub use trainer::{TrainError, TrainReport, Trainer};
+pub use window::{Window, WindowError, WindowUpdate};

@@ -1,0 +1,73 @@
+//! The loader: every row of a batch is one of the window's samples under one board
+//! symmetry — planes equal to the encoding of the transformed position, the policy target
+//! at the transformed position's labels of the transformed moves (summing to 1), the
+//! policy weight set only for fully searched samples, the outcome as written — and every
+//! symmetry turns up.
+
+mod train_common;
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use train_common::{banqi_samples, shard, temp_dir, xiangqi_samples, Case};
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::nn::Encoding;
+use xiangqi_zero::selfplay::{SampleShape, Samples};
+use xiangqi_zero::train::{make_batch, TrainSettings, Window};
+
+/// A window over one shard of `samples`.
+fn window_of<G: Encoding>(samples: &Samples, name: &str) -> Window {
+    let dir = temp_dir(name);
+    shard(&dir, "gen0001-a.npz", samples);
+    let mut window = Window::new(&dir, SampleShape::of::<G>());
+    let update = window.refresh(&TrainSettings::default()).unwrap();
+    assert_eq!(update.window_samples, samples.len() as u64);
+    window
+}
+
+/// Checks every row of a batch against the cases; returns how often each symmetry
+/// was seen.
+fn check_batch<G: Encoding>(window: &Window, cases: &[Case], symmetries: bool) -> Vec<usize> {
+    let size = 300;
+    let batch = make_batch::<G>(window, size, symmetries, &mut StdRng::seed_from_u64(5));
+    assert_eq!(
+        (batch.size, batch.planes.len(), batch.policy.len()),
+        (size, size * G::INPUT_SIZE, size * G::POLICY_SIZE)
+    );
+    let mut seen = vec![0; G::SYMMETRIES];
+    for row in 0..size {
+        let planes = &batch.planes[row * G::INPUT_SIZE..(row + 1) * G::INPUT_SIZE];
+        let policy = &batch.policy[row * G::POLICY_SIZE..(row + 1) * G::POLICY_SIZE];
+        let sum: f32 = policy.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "row {row}: the policy sums to {sum}");
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+        let found = cases.iter().find_map(|case| {
+            (0..G::SYMMETRIES)
+                .find(|&sym| case.planes[sym] == planes && close(&case.policy[sym], policy))
+                .map(|sym| (case, sym))
+        });
+        let (case, sym) = found.unwrap_or_else(|| panic!("row {row} is no sample under any symmetry"));
+        seen[sym] += 1;
+        assert_eq!(batch.policy_weight[row], if case.full { 1.0 } else { 0.0 }, "row {row}");
+        assert_eq!(batch.value[row * 3..row * 3 + 3], case.outcome, "row {row}");
+    }
+    seen
+}
+
+#[test]
+fn xiangqi_rows_are_samples_under_the_identity_or_the_mirror() {
+    let (samples, cases) = xiangqi_samples(40, 1);
+    let window = window_of::<Xiangqi>(&samples, "loader-xiangqi");
+    let seen = check_batch::<Xiangqi>(&window, &cases, true);
+    assert!(seen.iter().all(|&n| n > 0), "symmetries seen: {seen:?}");
+    let seen = check_batch::<Xiangqi>(&window, &cases, false);
+    assert_eq!(seen[1..].iter().sum::<usize>(), 0, "without symmetries, only the identity: {seen:?}");
+}
+
+#[test]
+fn banqi_rows_are_samples_under_one_of_the_four_symmetries() {
+    let (samples, cases) = banqi_samples(40, 2);
+    let window = window_of::<Banqi>(&samples, "loader-banqi");
+    let seen = check_batch::<Banqi>(&window, &cases, true);
+    assert!(seen.iter().all(|&n| n > 0), "symmetries seen: {seen:?}");
+}
