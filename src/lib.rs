@@ -4,6 +4,7 @@
 //! written against.
 
 pub mod atomic;
+pub mod config;
 pub mod engine;
 pub mod eval;
 pub mod game;

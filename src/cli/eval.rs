@@ -8,12 +8,10 @@ use clap::Args as ClapArgs;
 
 use super::GameKind;
 use xiangqi_zero::eval::{
-    builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match, MatchConfig, MatchResult,
-    PlayerSpec, Sprt, Start,
+    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
+    xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, PlayerSpec, Sprt, Start,
 };
-use xiangqi_zero::game::banqi::Banqi;
-use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::game::Game;
+use xiangqi_zero::game::xiangqi::{Rules, Xiangqi};
 
 /// Arguments of `eval`.
 #[derive(ClapArgs, Debug)]
@@ -71,10 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let result = match args.game {
         GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref())?, &config),
         GameKind::Banqi => {
-            let starts: Vec<Start<Banqi>> = (0..args.games.div_ceil(2))
-                .map(|pair| Start { game: Banqi::start(), opening: None, seed: args.seed.wrapping_add(pair as u64) })
-                .collect();
-            run_match(&a, &b, &starts, &config)
+            run_match(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, Default::default()), &config)
         }
     }
     .map_err(|e| anyhow!(e))?;
@@ -84,31 +79,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The openings as start positions, each played with both colours.
 fn xiangqi_starts(file: Option<&std::path::Path>) -> anyhow::Result<Vec<Start<Xiangqi>>> {
-    let openings: Vec<(String, String, Vec<String>)> = match file {
+    let openings: Vec<OwnedOpening> = match file {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            parse_openings(&text)
-                .map_err(|e| anyhow!("{}: {e}", path.display()))?
-                .into_iter()
-                .map(|o| (o.name.clone(), o.start_text().to_string(), o.moves.clone()))
-                .collect()
+            parse_openings(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?
         }
-        None => builtin_openings()
-            .iter()
-            .map(|o| (o.name.to_string(), "startpos".to_string(), o.moves.iter().map(|m| m.to_string()).collect()))
-            .collect(),
+        None => builtin_openings().iter().map(OwnedOpening::from).collect(),
     };
-    openings
-        .into_iter()
-        .map(|(name, fen, moves)| {
-            let mut game = Xiangqi::from_text(&fen)?;
-            for text in &moves {
-                let mv = game.parse_move(text).map_err(|e| anyhow!("opening `{name}`: {e}"))?;
-                game.play(mv);
-            }
-            Ok(Start { game, opening: Some(name), seed: 0 })
-        })
-        .collect()
+    starts_of(&openings, Rules::default()).map_err(|e| anyhow!(e))
 }
 
 fn print_table(result: &MatchResult, sprt: Option<&Sprt>) {

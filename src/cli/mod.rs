@@ -5,6 +5,7 @@ mod eval;
 mod perft;
 mod plot;
 mod status;
+mod train;
 mod uci;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -29,6 +30,10 @@ enum Command {
     Eval(eval::Args),
     /// Serve a player as a UCI/UCCI engine on standard input and output.
     Uci(uci::Args),
+    /// Train a network from scratch (or resume a run): self-play, training, evaluation.
+    Train(train::Args),
+    /// Self-play alone for a run directory, adding games for its trainer.
+    Selfplay(train::SelfPlayArgs),
     /// Redraw a training run's plots (losses, Elo, self-play) from its metrics.
     Plot(plot::Args),
 }
@@ -51,6 +56,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Status(args) => status::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Uci(args) => uci::run(args),
+        Command::Train(args) => train::run_train(args),
+        Command::Selfplay(args) => train::run_selfplay(args),
         Command::Plot(args) => plot::run(args),
     }
 }

@@ -4,22 +4,26 @@ mod alphabeta;
 mod arena;
 mod external;
 mod mcts;
+mod net;
 pub mod openings;
 mod player;
 mod random;
 pub mod record;
 mod spec;
+mod starts;
 pub mod stats;
 
 pub use alphabeta::{AlphaBetaPlayer, Searcher};
 pub use arena::{run_match, MatchConfig, MatchResult, Start};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
 pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};
+pub use net::net_player;
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use player::{Player, PlayerError};
 pub use random::RandomPlayer;
 pub use record::GameRecord;
 pub use spec::{Playable, PlayerSpec};
+pub use starts::{banqi_starts, xiangqi_starts};
 pub use stats::{elo_estimate, likelihood_of_superiority, EloEstimate, Score, Sprt, SprtDecision};
 
 use crate::search::Limits;

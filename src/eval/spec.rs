@@ -4,6 +4,8 @@
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
 //! - `mcts[:sims=N][,eval=uniform|material][,batch=B][,root=puct|gumbel]` — Monte Carlo
 //!   tree search with a built-in evaluator (800 simulations and `material` by default);
+//! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel):PATH` — a trained network
+//!   (safetensors from `train`) searched by MCTS (800 simulations by default);
 //! - `uci:COMMAND`, `ucci:COMMAND`, or with options
 //!   `uci(ranks=1,ms=N,depth=N,nodes=N,option.NAME=VALUE):COMMAND` — an external Xiangqi
 //!   engine; `uci:` detects UCI or UCCI by handshake, `ucci:` insists on UCCI; `ranks=1`
@@ -12,16 +14,17 @@
 //!   like are set after the handshake. A wrapper script should `exec` the engine, so
 //!   that stopping the player stops the engine.
 
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
 use super::alphabeta::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::external::{EngineConfig, ExternalEngine, Protocol};
 use super::mcts::{mcts_player, parse_options as mcts_options, BuiltinEvaluator};
+use super::net::{self, net_player};
 use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
-use crate::game::Game;
 use crate::mcts::SearchConfig;
 use crate::search::Limits;
 
@@ -42,6 +45,13 @@ pub enum PlayerSpec {
     },
     /// `uci:…` / `ucci:…`.
     Engine(EngineConfig),
+    /// `net:PATH`.
+    Net {
+        /// The network file.
+        path: PathBuf,
+        /// The search's settings.
+        config: SearchConfig,
+    },
     /// `mcts:…`.
     Mcts {
         /// The search's settings.
@@ -105,8 +115,14 @@ impl FromStr for PlayerSpec {
                         .map_err(|e| format!("`{text}`: {e}"))?;
                 Ok(PlayerSpec::Mcts { config, evaluator })
             }
+            "net" => {
+                let (path, config) = net::parse(rest, text)?;
+                Ok(PlayerSpec::Net { path, config })
+            }
             "uci" | "ucci" => engine(kind, rest, text),
-            _ => Err(format!("unknown player `{text}` (random, alphabeta:…, mcts:…, uci:COMMAND, ucci:COMMAND)")),
+            _ => Err(format!(
+                "unknown player `{text}` (random, alphabeta:…, mcts:…, net:PATH, uci:COMMAND, ucci:COMMAND)"
+            )),
         }
     }
 }
@@ -175,7 +191,7 @@ fn unknown(key: &str, spec: &str) -> String {
 }
 
 /// A game the built-in players can play.
-pub trait Playable: Game {
+pub trait Playable: crate::nn::Encoding {
     /// Builds the player `spec` describes; `seed` varies its random choices.
     fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String>;
 }
@@ -187,6 +203,7 @@ impl Playable for Xiangqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
+            PlayerSpec::Net { path, config } => net_player(path, config, seed)?,
         })
     }
 }
@@ -198,6 +215,7 @@ impl Playable for Banqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
+            PlayerSpec::Net { path, config } => net_player(path, config, seed)?,
         })
     }
 }

@@ -182,6 +182,23 @@ pub fn append_metrics(path: &Path, metrics: &GenerationMetrics) -> Result<(), Me
     write_atomically(path, &text).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
 }
 
+/// Drops the lines of generations after `generation` (those of a generation that was in
+/// progress when a run was killed), rewriting the file atomically if any is dropped.
+pub fn truncate_metrics(path: &Path, generation: u32) -> Result<(), MetricsError> {
+    let all = read_metrics(path)?;
+    if all.iter().all(|m| m.generation <= generation) {
+        return Ok(());
+    }
+    let mut text = String::new();
+    for metrics in all.iter().filter(|m| m.generation <= generation) {
+        let line = serde_json::to_string(metrics)
+            .map_err(|source| MetricsError::Write { path: path.to_path_buf(), source: source.into() })?;
+        text.push_str(&line);
+        text.push('\n');
+    }
+    write_atomically(path, &text).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
+}
+
 /// The file's text; empty when it does not exist.
 fn read_text(path: &Path) -> Result<String, MetricsError> {
     match fs::read_to_string(path) {

@@ -16,7 +16,7 @@ use super::loader::{spawn_loader, Batch};
 use super::optimizer::{Optimizer, OptimizerError};
 use super::{TrainSettings, Window};
 use crate::nn::loss::losses;
-use crate::nn::{Encoding, Net, NetError};
+use crate::nn::{Encoding, Net, NetConfig, NetError};
 
 /// Why a trainer could not be saved or loaded: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -70,15 +70,16 @@ impl Trainer {
     }
 
     /// A trainer for game `G` resumed from the files [`Trainer::save`] wrote, at global
-    /// step `step`, on `device` (an autodiff device).
+    /// step `step`, on `device` (an autodiff device); the net must have shape `shape`.
     pub fn load<G: Encoding>(
         model: &Path,
         optimizer_state: &Path,
         step: u64,
+        shape: NetConfig,
         settings: &TrainSettings,
         device: &Device,
     ) -> Result<Trainer, TrainError> {
-        let net = Net::load::<G>(model, None, device)?;
+        let net = Net::load::<G>(model, Some(shape), device)?;
         let (optimizer, net) = Optimizer::load(settings, net, optimizer_state)?;
         Ok(Trainer { net, optimizer, step, settings: settings.clone() })
     }

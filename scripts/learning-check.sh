@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Does training learn? Trains GAME's tiny config from scratch for MINUTES minutes, then
+# plays the final net against generation 0 (the random net) and against
+# `alphabeta:depth=1`, both at a fixed search budget, printing W/D/L and Elo with its
+# 95% interval.
+#
+#   scripts/learning-check.sh xiangqi 30
+#   scripts/learning-check.sh banqi 30 200     # 200 games per match (default 100)
+#
+# The run goes to checkpoints/learning-check-GAME/ (replaced); the match games to its
+# eval-final/ directory.
+set -euo pipefail
+
+game=${1:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
+minutes=${2:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
+games=${3:-100}
+sims=${SIMS:-100}
+config=configs/$game-tiny.toml
+run=checkpoints/learning-check-$game
+bin=target/release/xiangqi-zero
+
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+rm -rf "$run"
+echo "training $config for $minutes minutes into $run"
+# Ctrl-C after the time is up: the run finishes the file it is writing and stops.
+timeout --signal=INT --kill-after=300 "${minutes}m" \
+  "$bin" train --config "$config" --run "$run" --generations 1000000 || true
+
+generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
+final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
+echo
+echo "final net: $final (generation $generation), $sims simulations per move"
+for opponent in "net(sims=$sims):$run/models/gen0000.safetensors" "alphabeta:depth=1"; do
+  echo
+  echo "== generation $generation vs $opponent"
+  "$bin" eval --game "$game" --a "net(sims=$sims):$final" --b "$opponent" \
+    --games "$games" --concurrency 2 --out "$run/eval-final/$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
+done

@@ -1,0 +1,248 @@
+//! The training config: one TOML file (see `configs/`), read through serde with every
+//! unknown key refused, naming the key, the file and the line.
+//!
+//! Sections: the top level (`name`, `game`, `seed`, `device`), `[network]`, `[rules]`,
+//! `[run]`, `[search]` (the MCTS settings; keys left out take the self-play preset
+//! [`SearchConfig::training`]), `[selfplay]`, `[train]` and `[evaluation]`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::game::xiangqi::RepetitionRule;
+use crate::game::{banqi, xiangqi};
+use crate::mcts::SearchConfig;
+use crate::selfplay::SelfPlaySettings;
+use crate::train::TrainSettings;
+
+/// Why a config could not be read: one line naming the file.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {why}")]
+pub struct ConfigError {
+    /// The file (or `<text>`).
+    pub file: String,
+    /// What is wrong, with the line where there is one.
+    pub why: String,
+}
+
+/// The games a run can train.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameName {
+    /// Chinese chess.
+    Xiangqi,
+    /// Dark chess.
+    Banqi,
+}
+
+impl GameName {
+    /// The game's name as the encoders and configs write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameName::Xiangqi => "xiangqi",
+            GameName::Banqi => "banqi",
+        }
+    }
+}
+
+/// A whole training config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The run's name: its directory is `checkpoints/<name>/` unless `--run` says otherwise.
+    pub name: String,
+    /// `xiangqi` or `banqi`.
+    pub game: GameName,
+    /// Seed of self-play's random choices (noise, temperature, flips).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Where the network trains: `cpu`, or a GPU index in a build with `cuda` or `wgpu`.
+    #[serde(default = "default_device")]
+    pub device: String,
+    /// The network's size.
+    pub network: NetworkSettings,
+    /// The game's rule options.
+    #[serde(default)]
+    pub rules: RuleSettings,
+    /// How long the run goes.
+    #[serde(default)]
+    pub run: RunSettings,
+    /// The self-play search.
+    #[serde(default = "SearchConfig::training", deserialize_with = "training_search")]
+    pub search: SearchConfig,
+    /// Self-play workers.
+    #[serde(default)]
+    pub selfplay: SelfPlaySettings,
+    /// Training steps, optimiser and replay window.
+    #[serde(default)]
+    pub train: TrainSettings,
+    /// Evaluation matches.
+    #[serde(default)]
+    pub evaluation: EvaluationSettings,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_device() -> String {
+    "cpu".to_string()
+}
+
+/// The `[search]` table over the self-play preset: keys left out keep the preset's value.
+fn training_search<'de, D: Deserializer<'de>>(deserializer: D) -> Result<SearchConfig, D::Error> {
+    let given = toml::Table::deserialize(deserializer)?;
+    let mut merged = toml::Table::try_from(SearchConfig::training()).map_err(serde::de::Error::custom)?;
+    merged.extend(given);
+    SearchConfig::deserialize(merged).map_err(serde::de::Error::custom)
+}
+
+/// `[network]`: the ResNet's trunk.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSettings {
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: usize,
+}
+
+/// `[rules]`: the rule options of the game played (each game reads its own keys).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RuleSettings {
+    /// Xiangqi: what a threefold repetition means (`asian`, `repeater-loses`, `draw`).
+    pub repetition: String,
+    /// Xiangqi: plies without a capture that draw the game.
+    pub no_capture_plies: u32,
+    /// Banqi: plies without a flip or capture that draw the game.
+    pub no_progress_plies: u32,
+    /// Banqi: whether a capturing piece may go on capturing in the same turn.
+    pub chain_captures: bool,
+}
+
+impl Default for RuleSettings {
+    fn default() -> Self {
+        let (x, b) = (xiangqi::Rules::default(), banqi::Rules::default());
+        RuleSettings {
+            repetition: x.repetition.as_str().to_string(),
+            no_capture_plies: x.no_capture_plies,
+            no_progress_plies: b.no_progress_plies,
+            chain_captures: b.chain_captures,
+        }
+    }
+}
+
+impl RuleSettings {
+    /// The Xiangqi rules these settings give.
+    pub fn xiangqi(&self) -> Result<xiangqi::Rules, String> {
+        let repetition: RepetitionRule = self.repetition.parse().map_err(|e| format!("rules.repetition: {e}"))?;
+        Ok(xiangqi::Rules { repetition, no_capture_plies: self.no_capture_plies })
+    }
+
+    /// The Banqi rules these settings give.
+    pub fn banqi(&self) -> banqi::Rules {
+        banqi::Rules { no_progress_plies: self.no_progress_plies, chain_captures: self.chain_captures }
+    }
+}
+
+/// `[run]`: the generation loop.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunSettings {
+    /// Generations to train (`--generations` overrides it).
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: u64,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings { generations: 20, games_per_generation: 100 }
+    }
+}
+
+/// `[evaluation]`: matches that measure the newest net.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvaluationSettings {
+    /// Evaluate every this many generations (0: never; the last generation always is).
+    pub every: u32,
+    /// Games per match (rounded up to pairs: each start with both colours).
+    pub games: u32,
+    /// Simulations per move of the net's search in these matches.
+    pub simulations: u32,
+    /// The classical opponent: `alphabeta:depth=D`.
+    pub alphabeta_depth: u32,
+    /// Also play the first net (generation 0, random weights), for progress from scratch.
+    pub against_first: bool,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// A game still going after this many plies is drawn.
+    pub max_plies: usize,
+}
+
+impl Default for EvaluationSettings {
+    fn default() -> Self {
+        EvaluationSettings {
+            every: 5,
+            games: 40,
+            simulations: 100,
+            alphabeta_depth: 1,
+            against_first: true,
+            concurrency: 2,
+            max_plies: 300,
+        }
+    }
+}
+
+impl Config {
+    /// Reads and checks the config file at `path`.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError { file: file.clone(), why: e.to_string() })?;
+        Config::parse(&text, &file)
+    }
+
+    /// Reads and checks a config from its TOML `text`; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+        let error = |why: String| ConfigError { file: file.to_string(), why };
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            let message = e.message().replace('\n', " ");
+            error(match line {
+                Some(line) => format!("line {line}: {message}"),
+                None => message,
+            })
+        })?;
+        config.validate().map_err(error)?;
+        Ok(config)
+    }
+
+    /// The config as TOML, every key written out (the run directory's copy).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a config is plain data")
+    }
+
+    /// Checks every value is in range; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
+            return Err(format!("name `{}` must be a plain directory name", self.name));
+        }
+        if !(1..=64).contains(&self.network.blocks) || !(1..=1024).contains(&self.network.channels) {
+            return Err("network: blocks must be 1 to 64 and channels 1 to 1024".to_string());
+        }
+        self.rules.xiangqi()?;
+        if self.run.games_per_generation == 0 {
+            return Err("run.games_per_generation must be at least 1".to_string());
+        }
+        let e = &self.evaluation;
+        if e.games == 0 || e.simulations == 0 || e.concurrency == 0 || e.max_plies == 0 {
+            return Err("evaluation: games, simulations, concurrency and max_plies must be at least 1".to_string());
+        }
+        self.search.validate()?;
+        self.selfplay.validate().map_err(|e| format!("selfplay: {e}"))?;
+        self.train.validate().map_err(|e| format!("train: {e}"))?;
+        Ok(())
+    }
+}

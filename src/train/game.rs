@@ -1,0 +1,46 @@
+//! What the generation loop needs of a game beyond the network's encoding: its start
+//! under the config's rules, and the starts of evaluation matches.
+
+use std::sync::Arc;
+
+use rand::rngs::StdRng;
+
+use crate::config::Config;
+use crate::eval::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Playable, Start};
+use crate::game::banqi::Banqi;
+use crate::game::xiangqi::Xiangqi;
+
+/// How self-play starts each game.
+pub type NewGame<G> = Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>;
+
+/// A game `train` can run: encodable for the net, playable in the arena.
+pub trait TrainableGame: Playable + Send + Sync + 'static {
+    /// Self-play's start of a game under the config's rules.
+    fn new_game(config: &Config) -> Result<NewGame<Self>, String>;
+
+    /// The starts of an evaluation match of `games` games (each start with both colours).
+    fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String>;
+}
+
+impl TrainableGame for Xiangqi {
+    fn new_game(config: &Config) -> Result<NewGame<Self>, String> {
+        let game = Xiangqi::from_fen("startpos", config.rules.xiangqi()?).map_err(|e| e.to_string())?;
+        Ok(Arc::new(move |_| game.clone()))
+    }
+
+    fn eval_starts(config: &Config, _games: u32) -> Result<Vec<Start<Self>>, String> {
+        let openings: Vec<OwnedOpening> = builtin_openings().iter().map(OwnedOpening::from).collect();
+        xiangqi_starts(&openings, config.rules.xiangqi()?)
+    }
+}
+
+impl TrainableGame for Banqi {
+    fn new_game(config: &Config) -> Result<NewGame<Self>, String> {
+        let rules = config.rules.banqi();
+        Ok(Arc::new(move |_| Banqi::with_rules(rules)))
+    }
+
+    fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String> {
+        Ok(banqi_starts(games.div_ceil(2), config.seed, config.rules.banqi()))
+    }
+}

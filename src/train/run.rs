@@ -1,0 +1,314 @@
+//! The generation loop of `train`: self-play a generation with the newest net, train on
+//! the replay window, save the net, now and then measure it in the arena, and write the
+//! metrics and plots — all of it in a [`RunDir`], resumable after a kill at any moment.
+//!
+//! A generation's state is committed last (`state.json`), after its net, optimiser state
+//! and metrics are on disk; a resumed run redoes at most the generation in progress,
+//! keeping the games it had already written (its shards are counted, not replayed).
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use burn::tensor::Device;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::game::TrainableGame;
+use super::metrics::{append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics};
+use super::plot::draw_plots;
+use super::run_dir::{generation_name, RunDir, RunState};
+use super::{TrainReport, Trainer, Window};
+use crate::config::Config;
+use crate::eval::{run_match, MatchConfig, PlayerSpec};
+use crate::mcts::SearchConfig;
+use crate::nn::{Net, NetConfig};
+use crate::search::Limits;
+use crate::selfplay::{
+    play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
+    SelfPlayReport,
+};
+
+/// Why a run stopped with an error: one line.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct RunError(pub String);
+
+/// Turns any displayable error into a [`RunError`].
+fn fail(error: impl std::fmt::Display) -> RunError {
+    RunError(error.to_string())
+}
+
+/// How `train` was asked to run.
+pub struct RunOptions<'a> {
+    /// Train until this generation is complete.
+    pub generations: u32,
+    /// Where the net trains (self-play runs on the CPU forward pass unless it is a GPU).
+    pub device: Device,
+    /// Set by Ctrl-C: finish the file being written and return.
+    pub stop: &'a AtomicBool,
+    /// Draw progress bars (on a terminal).
+    pub progress: bool,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RunEnd {
+    /// Every generation asked for is complete.
+    Complete {
+        /// The last generation.
+        generation: u32,
+    },
+    /// Stopped by Ctrl-C; `--resume` goes on.
+    Stopped {
+        /// The last complete generation.
+        generation: u32,
+    },
+}
+
+/// Runs (or resumes) the run of `config` in `dir` until `options.generations` are complete.
+pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions) -> Result<RunEnd, RunError> {
+    dir.create().map_err(fail)?;
+    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels);
+    let autodiff = options.device.clone().autodiff();
+    let (mut trainer, mut state) = match dir.read_state().map_err(fail)? {
+        Some(state) => {
+            let g = state.generation;
+            let trainer =
+                Trainer::load::<G>(&dir.model(g), &dir.optimizer(g), state.step, shape, &config.train, &autodiff)
+                    .map_err(fail)?;
+            // Lines of a generation that was in progress when the run was killed.
+            truncate_metrics(&dir.metrics(), g).map_err(fail)?;
+            (trainer, state)
+        }
+        None => {
+            let trainer = Trainer::new(Net::new(shape, &autodiff), &config.train);
+            trainer.save(&dir.model(0), &dir.optimizer(0)).map_err(fail)?;
+            let state = RunState::default();
+            dir.write_state(&state).map_err(fail)?;
+            (trainer, state)
+        }
+    };
+    dir.write_config(&config.to_toml()).map_err(fail)?;
+    let new_game = G::new_game(config).map_err(RunError)?;
+    let sample_shape = SampleShape::of::<G>();
+    let mut window = Window::new(&dir.games(), sample_shape);
+    while state.generation < options.generations {
+        if options.stop.load(Ordering::SeqCst) {
+            return Ok(RunEnd::Stopped { generation: state.generation });
+        }
+        let started = Instant::now();
+        let g = state.generation + 1;
+        let prefix = generation_name(g);
+
+        // Self-play with the newest net; games a killed session already wrote count.
+        let (done_games, done_samples) = shards_of(&dir.games(), &prefix, sample_shape);
+        let job = SelfPlayJob {
+            games: config.run.games_per_generation.saturating_sub(done_games),
+            new_game: new_game.clone(),
+            out_dir: dir.games(),
+            prefix: prefix.clone(),
+            seed: config.seed.wrapping_add(u64::from(g) << 32).wrapping_add(done_games),
+        };
+        let evaluator = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
+        let selfplay = with_selfplay_bar(options.progress, job.games, |progress| {
+            play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, progress)
+        })
+        .map_err(fail)?;
+        if selfplay.stopped {
+            return Ok(RunEnd::Stopped { generation: state.generation });
+        }
+
+        // Train on the window of every shard there (other machines' too).
+        let update = window.refresh(&config.train).map_err(fail)?;
+        let steps = config.train.steps_for(done_samples + selfplay.samples);
+        let bar = bar(options.progress, steps, "train");
+        let training = trainer.train::<G>(&window, steps, options.stop, &bar);
+        bar.finish_and_clear();
+        if options.stop.load(Ordering::SeqCst) {
+            return Ok(RunEnd::Stopped { generation: state.generation });
+        }
+        trainer.save(&dir.model(g), &dir.optimizer(g)).map_err(fail)?;
+
+        // Measure it now and then, and always at the end.
+        let evaluate = g == options.generations || (config.evaluation.every > 0 && g % config.evaluation.every == 0);
+        let elo = if evaluate { evaluate_net::<G>(config, dir, g, options.progress)? } else { Vec::new() };
+
+        let hours = state.hours + started.elapsed().as_secs_f64() / 3600.0;
+        let total_samples = update.total_samples;
+        let metrics = generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, elo);
+        append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
+        state = RunState { generation: g, step: trainer.step(), hours, total_samples };
+        dir.write_state(&state).map_err(fail)?;
+        let all = read_metrics(&dir.metrics()).map_err(fail)?;
+        if let Err(error) = draw_plots(&all, &dir.plots()) {
+            eprintln!("warning: {error}");
+        }
+        println!("{}", summary_line(&metrics));
+    }
+    Ok(RunEnd::Complete { generation: state.generation })
+}
+
+/// Games and samples in the shards of `games` whose names start with `prefix`
+/// (unreadable shards count for nothing: the window warns about them).
+fn shards_of(games: &Path, prefix: &str, shape: SampleShape) -> (u64, u64) {
+    let Ok(entries) = std::fs::read_dir(games) else { return (0, 0) };
+    let mut totals = (0, 0);
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&format!("{prefix}-")) && name.ends_with(".npz") {
+            if let Ok(samples) = read_shard(&entry.path(), shape) {
+                totals.0 += shard_games(&samples);
+                totals.1 += samples.len() as u64;
+            }
+        }
+    }
+    totals
+}
+
+/// A progress bar of `length` steps (hidden off a terminal).
+fn bar(visible: bool, length: u64, what: &str) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(length);
+    let style = format!("{what:>9} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {{msg}}");
+    bar.set_style(ProgressStyle::with_template(&style).expect("a valid template"));
+    bar
+}
+
+/// Runs `play` with a bar showing games, samples, moves/s, simulations/s and the mean
+/// game length, refreshed from the workers' counters.
+fn with_selfplay_bar<T>(visible: bool, games: u64, play: impl FnOnce(&SelfPlayProgress) -> T + Send) -> T
+where
+    T: Send,
+{
+    let progress = SelfPlayProgress::new();
+    let bar = bar(visible, games, "self-play");
+    let done = AtomicBool::new(false);
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::SeqCst) {
+                let load = |counter: &std::sync::atomic::AtomicU64| counter.load(Ordering::Relaxed);
+                let (finished, samples, moves) =
+                    (load(&progress.games), load(&progress.samples), load(&progress.moves));
+                let seconds = started.elapsed().as_secs_f64().max(1e-9);
+                bar.set_position(finished);
+                bar.set_message(format!(
+                    "{samples} samples, {:.0} moves/s, {:.0} sims/s, {:.0} plies/game",
+                    moves as f64 / seconds,
+                    load(&progress.simulations) as f64 / seconds,
+                    samples as f64 / finished.max(1) as f64
+                ));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let result = play(&progress);
+        done.store(true, Ordering::SeqCst);
+        result
+    });
+    bar.finish_and_clear();
+    result
+}
+
+/// Plays the net of generation `g` against the classical baseline and, if asked, the
+/// first net, and returns the Elo of each match.
+fn evaluate_net<G: TrainableGame>(
+    config: &Config,
+    dir: &RunDir,
+    g: u32,
+    progress: bool,
+) -> Result<Vec<EloResult>, RunError> {
+    let e = &config.evaluation;
+    let search = SearchConfig { simulations: e.simulations, ..SearchConfig::default() };
+    let net = |generation: u32| PlayerSpec::Net { path: dir.model(generation), config: search.clone() };
+    let baseline =
+        PlayerSpec::AlphaBeta { limits: Limits { depth: Some(e.alphabeta_depth), ..Limits::default() }, hash_mb: 16 };
+    let mut opponents = vec![(format!("alphabeta:depth={}", e.alphabeta_depth), baseline)];
+    if e.against_first {
+        opponents.push((generation_name(0), net(0)));
+    }
+    let starts = G::eval_starts(config, e.games).map_err(RunError)?;
+    let mut results = Vec::new();
+    for (name, opponent) in opponents {
+        let match_config = MatchConfig {
+            games: e.games,
+            concurrency: e.concurrency,
+            movetime: None,
+            sprt: None,
+            out: Some(dir.root().join("eval").join(format!("{}-vs-{}", generation_name(g), name.replace(':', "-")))),
+            max_plies: e.max_plies,
+            seed: config.seed,
+            progress,
+        };
+        let result = run_match(&net(g), &opponent, &starts, &match_config).map_err(RunError)?;
+        let score = result.score;
+        results.push(EloResult::from_score(&name, score.wins.into(), score.draws.into(), score.losses.into()));
+    }
+    Ok(results)
+}
+
+/// One generation's line of `metrics.jsonl`.
+fn generation_metrics(
+    generation: u32,
+    hours: f64,
+    total_samples: u64,
+    window_samples: u64,
+    selfplay: &SelfPlayReport,
+    training: &TrainReport,
+    elo: Vec<EloResult>,
+) -> GenerationMetrics {
+    GenerationMetrics {
+        generation,
+        hours,
+        games: selfplay.games,
+        samples: selfplay.samples,
+        total_samples,
+        window_samples,
+        selfplay_seconds: selfplay.seconds,
+        moves_per_second: selfplay.moves_per_second(),
+        simulations_per_second: selfplay.simulations_per_second(),
+        mean_game_plies: selfplay.mean_plies,
+        first_wins: selfplay.first_wins,
+        draws: selfplay.draws,
+        second_wins: selfplay.second_wins,
+        train_steps: training.steps,
+        train_samples_per_second: training.samples_per_second,
+        loss: training.loss,
+        policy_loss: training.policy_loss,
+        value_loss: training.value_loss,
+        policy_entropy: training.policy_entropy,
+        value_accuracy: training.value_accuracy,
+        learning_rate: training.learning_rate,
+        train_seconds: training.seconds,
+        elo,
+    }
+}
+
+/// The line printed after each generation.
+fn summary_line(m: &GenerationMetrics) -> String {
+    let mut line = format!(
+        "{}: {} games ({:.0} plies, {}-{}-{}), {} samples, {:.0} sims/s | {} steps, loss {:.3} (policy {:.3}, value {:.3}), value acc {:.0}% | {:.2} h",
+        generation_name(m.generation),
+        m.games,
+        m.mean_game_plies,
+        m.first_wins,
+        m.draws,
+        m.second_wins,
+        m.samples,
+        m.simulations_per_second,
+        m.train_steps,
+        m.loss,
+        m.policy_loss,
+        m.value_loss,
+        100.0 * m.value_accuracy,
+        m.hours
+    );
+    for elo in &m.elo {
+        line += &format!(
+            " | vs {}: +{}={}-{} Elo {:+.0} [{:+.0}, {:+.0}]",
+            elo.opponent, elo.wins, elo.draws, elo.losses, elo.elo, elo.low, elo.high
+        );
+    }
+    line
+}

@@ -1,0 +1,248 @@
+//! `train` end to end through the binary, on a micro config (a 2×16 net, a few
+//! simulations, a few games): two generations leave a complete run directory; a run
+//! killed mid-generation (`kill -9`) resumes and finishes with every shard readable;
+//! bad configs, corrupt shards and nets of another game give one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::nn::{Encoding, Net, NetConfig};
+use xiangqi_zero::selfplay::{read_shard, shard_games, SampleShape};
+use xiangqi_zero::train::{read_metrics, RunDir};
+
+/// A micro config for `game`: seconds per generation.
+fn micro_config(game: &str, games: u64) -> String {
+    format!(
+        r#"
+name = "micro"
+game = "{game}"
+seed = 7
+
+[network]
+blocks = 2
+channels = 16
+
+[run]
+generations = 2
+games_per_generation = {games}
+
+[search]
+simulations = 8
+cheap_simulations = 4
+batch_size = 8
+
+[selfplay]
+threads = 1
+parallel_games = 4
+max_plies = 40
+shard_samples = 30
+
+[train]
+batch_size = 32
+min_steps = 2
+max_steps = 6
+window_min = 200
+
+[evaluation]
+every = 1
+games = 2
+simulations = 4
+alphabeta_depth = 1
+concurrency = 1
+max_plies = 40
+"#
+    )
+}
+
+/// A fresh directory for one test, holding `config.toml` with `config`.
+fn setup(name: &str, config: &str) -> (PathBuf, PathBuf) {
+    let root = std::env::temp_dir().join(format!("xiangqi-zero-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let path = root.join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    (root.join("run"), path)
+}
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
+}
+
+fn train(args: &[&str]) -> Output {
+    binary().arg("train").args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Asserts a clean failure: non-zero exit and one line on stderr containing each needle.
+fn assert_fails(output: &Output, needles: &[&str]) {
+    let stderr = text(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
+    }
+}
+
+/// The `.npz` shards of a run, each read back whole.
+fn assert_shards_readable<G: Encoding>(run: &Path) -> usize {
+    let mut count = 0;
+    for entry in std::fs::read_dir(run.join("games")).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".npz") && !name.starts_with('.') {
+            let samples = read_shard(&entry.path(), SampleShape::of::<G>()).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!samples.is_empty(), "{name}");
+            count += 1;
+        }
+    }
+    count
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn two_generations_leave_a_complete_run_directory() {
+    let (run, config) = setup("two", &micro_config("xiangqi", 4));
+    let output = train(&["--config", path(&config), "--run", path(&run)]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("gen0001:") && stdout.contains("gen0002:"), "{stdout}");
+    assert!(stdout.contains("vs alphabeta:depth=1") && stdout.contains("vs gen0000"), "{stdout}");
+
+    let dir = RunDir::new(&run);
+    let shape = NetConfig::new::<Xiangqi>(2, 16);
+    for generation in 0..=2 {
+        Net::load::<Xiangqi>(&dir.model(generation), Some(shape), &burn::tensor::Device::flex()).unwrap();
+        assert!(dir.optimizer(generation).exists());
+    }
+    assert!(!dir.model(3).exists());
+    assert_eq!(dir.read_state().unwrap().unwrap().generation, 2);
+    let metrics = read_metrics(&dir.metrics()).unwrap();
+    assert_eq!(metrics.iter().map(|m| m.generation).collect::<Vec<_>>(), [1, 2]);
+    assert!(metrics.iter().all(|m| m.games == 4 && m.samples > 0 && m.train_steps >= 2 && m.loss.is_finite()));
+    assert_eq!(metrics[1].elo.len(), 2);
+    assert!(assert_shards_readable::<Xiangqi>(&run) >= 2);
+    for plot in ["losses.png", "elo.png"] {
+        let bytes = std::fs::read(dir.plots().join(plot)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{plot}");
+    }
+
+    // The same directory again without --resume is refused; with it and more
+    // generations, the run goes on from generation 2.
+    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["--resume", "generation 2"]);
+    let output = train(&["--resume", "--run", path(&run), "--generations", "3"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("gen0003:"));
+    assert!(!text(&output.stdout).contains("gen0002:"));
+    assert_eq!(read_metrics(&dir.metrics()).unwrap().len(), 3);
+}
+
+#[test]
+fn a_run_killed_mid_generation_resumes_to_the_end() {
+    let (run, config) = setup("kill", &micro_config("banqi", 12));
+    let mut child = binary()
+        .args(["train", "--config", path(&config), "--run", path(&run), "--generations", "4"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once generation 2's self-play has written a shard.
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let has_gen2_shard = || {
+        std::fs::read_dir(run.join("games")).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("gen0002-") && name.ends_with(".npz")
+            })
+        })
+    };
+    while !has_gen2_shard() {
+        assert!(Instant::now() < deadline, "no shard of generation 2 in time");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let dir = RunDir::new(&run);
+    let before = dir.read_state().unwrap().unwrap().generation;
+    assert!(before <= 2);
+
+    let output = train(&["--resume", "--run", path(&run), "--generations", "4"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(dir.read_state().unwrap().unwrap().generation, 4);
+    let models = std::fs::read_dir(dir.models())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".safetensors"))
+        .count();
+    assert_eq!(models, 5, "gen0000 to gen0004");
+    assert_shards_readable::<Banqi>(&run);
+    let metrics = read_metrics(&dir.metrics()).unwrap();
+    assert_eq!(metrics.iter().map(|m| m.generation).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    // Generation 2 kept the games written before the kill (its shards hold exactly 12),
+    // so the resumed session played fewer.
+    let mut gen2_games = 0;
+    for entry in std::fs::read_dir(dir.games()).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("gen0002-") && name.ends_with(".npz") {
+            gen2_games += shard_games(&read_shard(&entry.path(), SampleShape::of::<Banqi>()).unwrap());
+        }
+    }
+    assert_eq!(gen2_games, 12);
+    assert!(metrics[1].games < 12, "{}", metrics[1].games);
+}
+
+#[test]
+fn bad_configs_are_refused_with_the_key_file_and_line() {
+    let (run, config) =
+        setup("bad-key", &micro_config("xiangqi", 4).replace("max_plies = 40\nshard", "max_plie = 40\nshard"));
+    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["config.toml", "line", "max_plie"]);
+    let (run, config) = setup("bad-game", &micro_config("shogi", 4));
+    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["config.toml", "shogi"]);
+    let (run, config) = setup("bad-value", &micro_config("xiangqi", 4).replace("blocks = 2", "blocks = 0"));
+    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["config.toml", "blocks"]);
+    let missing = std::env::temp_dir().join("xiangqi-zero-no-such-config.toml");
+    assert_fails(&train(&["--config", path(&missing)]), &["no-such-config"]);
+}
+
+#[test]
+fn corrupt_shards_are_skipped_and_foreign_nets_refused() {
+    let (run, config) = setup("faults", &micro_config("xiangqi", 2));
+    let output = train(&["--config", path(&config), "--run", path(&run), "--generations", "1"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+
+    // A garbage shard: the next generation trains anyway and names it in a warning.
+    let garbage = run.join("games/gen0001-garbage.npz");
+    std::fs::write(&garbage, b"PK\x03\x04 truncated").unwrap();
+    let output = train(&["--resume", "--run", path(&run), "--generations", "2"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("gen0001-garbage.npz"), "{}", text(&output.stderr));
+
+    // The run's config asks for another game or shape.
+    let other = config.with_file_name("banqi.toml");
+    std::fs::write(&other, micro_config("banqi", 2)).unwrap();
+    assert_fails(
+        &train(&["--config", path(&other), "--run", path(&run), "--resume"]),
+        &["config.toml", "xiangqi", "banqi"],
+    );
+
+    // The newest net replaced by a Banqi net: refused, naming the file and the games.
+    let dir = RunDir::new(&run);
+    let banqi = Net::new(NetConfig::new::<Banqi>(2, 16), &burn::tensor::Device::flex());
+    banqi.save(&dir.model(2)).unwrap();
+    assert_fails(
+        &train(&["--resume", "--run", path(&run), "--generations", "3"]),
+        &["gen0002.safetensors", "banqi", "xiangqi"],
+    );
+    // A truncated net likewise.
+    std::fs::write(dir.model(2), b"\x10\x00").unwrap();
+    assert_fails(&train(&["--resume", "--run", path(&run), "--generations", "3"]), &["gen0002.safetensors"]);
+}
