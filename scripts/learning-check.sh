@@ -22,10 +22,13 @@ bin=target/release/xiangqi-zero
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 rm -rf "$run"
+mkdir -p "$run"
+# The config without evaluations during the run: all the time goes to training.
+sed 's/^every = [0-9]*/every = 0/' "$config" > "$run/learning-check.toml"
 echo "training $config for $minutes minutes into $run"
 # Ctrl-C after the time is up: the run finishes the file it is writing and stops.
 timeout --signal=INT --kill-after=300 "${minutes}m" \
-  "$bin" train --config "$config" --run "$run" --generations 1000000 || true
+  "$bin" train --config "$run/learning-check.toml" --run "$run" --generations 1000000 || true
 
 generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")

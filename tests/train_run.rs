@@ -246,3 +246,18 @@ fn corrupt_shards_are_skipped_and_foreign_nets_refused() {
     std::fs::write(dir.model(2), b"\x10\x00").unwrap();
     assert_fails(&train(&["--resume", "--run", path(&run), "--generations", "3"]), &["gen0002.safetensors"]);
 }
+
+#[test]
+fn every_shipped_config_is_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let config = xiangqi_zero::config::Config::load(&entry.path()).unwrap_or_else(|e| panic!("{e}"));
+        let file = entry.file_name().to_string_lossy().into_owned();
+        assert_eq!(format!("{}.toml", config.name), file);
+        assert!(file.starts_with(config.game.as_str()), "{file}");
+        names.push(file);
+    }
+    names.sort();
+    assert_eq!(names, ["banqi-small.toml", "banqi-tiny.toml", "xiangqi-gpu.toml", "xiangqi-small.toml", "xiangqi-tiny.toml"]);
+}
