@@ -47,7 +47,9 @@ struct WorkerDone {
 ///
 /// Once `stop` turns true the workers start no more moves, write every finished game
 /// still waiting and return (games in flight are lost); the report then says `stopped`.
-/// A shard that cannot be written stops every worker and is the error returned.
+/// A shard that cannot be written stops every worker and is the error returned. A game
+/// over before its first move counts towards `job.games` but is not written (it has no
+/// sample), so the report's `games` can fall short of `job.games` only then or on a stop.
 pub fn play_games<G: Encoding>(
     evaluator: NetEvaluator<G>,
     search: &SearchConfig,
