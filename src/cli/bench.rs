@@ -69,6 +69,27 @@ enum What {
         #[arg(long, default_value_t = 50)]
         cost_us: u64,
     },
+    /// Self-play of the 6×64 reference net (random weights) on Xiangqi with the training
+    /// search settings: simulations/s over the net's own positions/s at the same batch on
+    /// the same threads (1.0 = everything but the forward pass is free), median of the
+    /// runs' ratios.
+    Selfplay {
+        /// The evaluator's batch size (each worker plays as many games at once).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        batch: u32,
+        /// Simulations of a full search (cheap searches: the training preset's, at most this).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        sims: u32,
+        /// Worker threads (0 = one per core, the default of self-play).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Number of timed runs; the median is reported.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+        runs: u32,
+        /// Seconds of self-play per run.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+    },
 }
 
 /// Pikafish's perft speed on one core of the reference machines (nodes/s).
@@ -82,6 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Search { depth, runs } => search(depth, runs),
         What::Nn { runs } => nn(runs),
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
+        What::Selfplay { batch, sims, threads, runs, seconds } => {
+            selfplay(batch as usize, sims, threads, runs, seconds)?
+        }
     }
     Ok(())
 }
@@ -311,6 +335,85 @@ fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) -> anyhow::Result<()> 
         driver_rate / evaluator_rate,
         driver_rate,
         evaluator_rate
+    );
+    Ok(())
+}
+
+/// Self-play speed against the network's (see `What::Selfplay`).
+fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) -> anyhow::Result<()> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    use burn::tensor::Device;
+    use xiangqi_zero::mcts::SearchConfig;
+    use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig};
+    use xiangqi_zero::selfplay::{
+        on_worker_threads, play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress, SelfPlaySettings,
+    };
+
+    let config = NetConfig::new::<Xiangqi>(6, 64);
+    let net = CpuNet::new(&Net::new(config, &Device::flex()));
+    let training = SearchConfig::training();
+    let search = SearchConfig {
+        simulations: sims,
+        cheap_simulations: training.cheap_simulations.map(|cheap| cheap.min(sims)),
+        batch_size: batch,
+        ..training
+    };
+    let settings = SelfPlaySettings { threads, parallel_games: batch, ..SelfPlaySettings::default() };
+    settings.validate().map_err(anyhow::Error::msg)?;
+    let workers = settings.workers();
+    let dir = std::env::temp_dir().join(format!("xiangqi-zero-bench-selfplay-{}", std::process::id()));
+    let job = SelfPlayJob {
+        games: u64::MAX,
+        new_game: Arc::new(|_: &mut rand::rngs::StdRng| Xiangqi::start()),
+        out_dir: dir.clone(),
+        prefix: "bench".to_string(),
+        seed: 1,
+    };
+    // The start position's encoding, as many times as a batch holds.
+    let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
+    Xiangqi::start().encode(&mut planes);
+    let input = planes.repeat(batch);
+    let run_for = Duration::from_secs_f64(seconds);
+    // Each run times the net alone on the workers' threads, then self-play, so that both
+    // see the same machine; the median run by ratio is reported.
+    let mut results: Vec<(f64, f64)> = Vec::new();
+    for _ in 0..runs {
+        let started = Instant::now();
+        let done: usize = on_worker_threads(workers, |_| {
+            let mut net = net.clone();
+            let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
+            let mut done = 0;
+            while started.elapsed() < run_for / 2 {
+                net.forward(&input, batch, &mut policy, &mut value);
+                done += batch;
+            }
+            done
+        })
+        .into_iter()
+        .sum();
+        let net_rate = done as f64 / started.elapsed().as_secs_f64();
+        let stop = AtomicBool::new(false);
+        let report = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(run_for);
+                stop.store(true, Ordering::Relaxed);
+            });
+            let evaluator = NetEvaluator::new(Inference::Cpu(net.clone()));
+            play_games(evaluator, &search, &settings, &job, &stop, &SelfPlayProgress::new())
+        })?;
+        results.push((report.simulations_per_second(), net_rate));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    results.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
+    let (selfplay_rate, net_rate) = results[results.len() / 2];
+    println!(
+        "selfplay xiangqi {}×{} net, {workers} worker(s) of {} thread(s), batch {batch}, {sims} simulations: {:.3}x the net's positions/s ({selfplay_rate:.0} simulations/s vs {net_rate:.0}, median of {runs}; aim 0.9)",
+        config.blocks,
+        config.channels,
+        (rayon::current_num_threads() / workers).max(1),
+        selfplay_rate / net_rate
     );
     Ok(())
 }

@@ -18,8 +18,9 @@ pub enum Inference {
     /// Our own CPU forward pass (the fast one on CPU). Its batch is split over the
     /// threads of the rayon pool it runs in.
     Cpu(CpuNet),
-    /// burn's forward pass on the net's device (a GPU with `--features cuda` or `wgpu`).
-    Burn(Net),
+    /// burn's forward pass on the net's device (a GPU with `--features cuda` or `wgpu`);
+    /// boxed, as a burn module is much larger than a [`CpuNet`].
+    Burn(Box<Net>),
 }
 
 impl Inference {
@@ -30,7 +31,7 @@ impl Inference {
         if *device == Device::flex() {
             Inference::Cpu(CpuNet::new(net))
         } else {
-            Inference::Burn(net.valid().to_device(device))
+            Inference::Burn(Box::new(net.valid().to_device(device)))
         }
     }
 

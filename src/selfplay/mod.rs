@@ -6,6 +6,7 @@
 //! - [`play_games`]: a generation's games ([`SelfPlayJob`]) on worker threads under
 //!   [`SelfPlaySettings`], live counts in [`SelfPlayProgress`], a [`SelfPlayReport`] at
 //!   the end; every shard holds whole games, with the same games as PGN beside it.
+//!   [`on_worker_threads`] sets up the workers' threads and rayon pools.
 //! - [`Samples`]: positions (planes packed to bits), sparse search policies and targets.
 //! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file;
 //!   [`shard_games`] counts a shard's games.
@@ -16,6 +17,7 @@ mod progress;
 mod samples;
 mod settings;
 mod shard;
+mod threads;
 mod worker;
 
 pub use collector::shard_games;
@@ -24,4 +26,5 @@ pub use progress::{SelfPlayProgress, SelfPlayReport};
 pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};
 pub use settings::SelfPlaySettings;
 pub use shard::{read_shard, write_shard, ShardError};
+pub use threads::on_worker_threads;
 pub use worker::{play_games, SelfPlayJob};

@@ -206,7 +206,7 @@ mod tests {
         let targets = Targets { outcome: [0.0, 1.0, 0.0], root: [0.2, 0.5, 0.3], full: true, ply: 17 };
         samples.push(&planes, &[(4, 0.75), (19, 0.25)], targets);
         let mut other = Samples::new(shape);
-        other.push(&vec![0.0; 30], &[(0, 1.0)], Targets::default());
+        other.push(&[0.0; 30], &[(0, 1.0)], Targets::default());
         samples.append(&other);
         assert_eq!(samples.len(), 2);
         let mut out = vec![9.0; 30];

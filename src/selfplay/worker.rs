@@ -1,14 +1,6 @@
 //! A generation's self-play: worker threads, each a [`Driver`] advancing many games at
 //! once with its own copy of the network evaluator, together playing a set number of
-//! games and writing their samples as shards.
-//!
-//! Threads: each worker runs in its own rayon pool of `cores / workers` threads (at
-//! least one), which our CPU forward pass splits its batches over. The default is one
-//! worker per core, each with a single-threaded forward: measured on 2 cores (6×64 net,
-//! batch 64, `bench selfplay`), two such workers ran more simulations per second than one
-//! worker whose forward used both cores, because a lone worker's search (gathering
-//! leaves, backing up, playing moves) runs on one thread while the other core waits,
-//! and a batch split in two halves the GEMMs' width for nothing.
+//! games and writing their samples as shards. Threads: see [`on_worker_threads`].
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +14,7 @@ use super::evaluator::NetEvaluator;
 use super::progress::{SelfPlayProgress, SelfPlayReport};
 use super::settings::SelfPlaySettings;
 use super::shard::ShardError;
+use super::threads::on_worker_threads;
 use crate::mcts::{Driver, SearchConfig};
 use crate::nn::Encoding;
 
@@ -54,7 +47,9 @@ struct WorkerDone {
 ///
 /// Once `stop` turns true the workers start no more moves, write every finished game
 /// still waiting and return (games in flight are lost); the report then says `stopped`.
-/// A shard that cannot be written stops every worker and is the error returned.
+/// A shard that cannot be written stops every worker and is the error returned. A game
+/// over before its first move counts towards `job.games` but is not written (it has no
+/// sample), so the report's `games` can fall short of `job.games` only then or on a stop.
 pub fn play_games<G: Encoding>(
     evaluator: NetEvaluator<G>,
     search: &SearchConfig,
@@ -67,34 +62,14 @@ pub fn play_games<G: Encoding>(
     std::fs::create_dir_all(&job.out_dir)
         .map_err(|e| ShardError::Write { path: job.out_dir.clone(), why: e.to_string() })?;
     let workers = settings.workers().min(usize::try_from(job.games).unwrap_or(usize::MAX));
-    let pool_threads = (rayon::current_num_threads() / workers.max(1)).max(1);
     let failed = AtomicBool::new(false);
-    let done: Vec<Result<WorkerDone, ShardError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|worker| {
-                let games = job.games / workers as u64 + u64::from((worker as u64) < job.games % workers as u64);
-                let evaluator = evaluator.clone();
-                let failed = &failed;
-                scope.spawn(move || {
-                    let run = || {
-                        let result =
-                            run_worker(evaluator, search, settings, job, worker, games, stop, failed, progress);
-                        if result.is_err() {
-                            failed.store(true, Ordering::Relaxed);
-                        }
-                        result
-                    };
-                    // One worker uses the whole global pool (as does any worker should its
-                    // own pool fail to start).
-                    let pool = (workers > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(pool_threads).build());
-                    match pool {
-                        Some(Ok(pool)) => pool.install(run),
-                        _ => run(),
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    let done = on_worker_threads(workers, |worker| {
+        let games = job.games / workers as u64 + u64::from((worker as u64) < job.games % workers as u64);
+        let result = run_worker(evaluator.clone(), search, settings, job, worker, games, stop, &failed, progress);
+        if result.is_err() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        result
     });
     let mut report = SelfPlayReport { seconds: started.elapsed().as_secs_f64(), ..SelfPlayReport::default() };
     let mut plies = 0;
