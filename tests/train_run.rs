@@ -261,3 +261,30 @@ fn every_shipped_config_is_valid() {
     names.sort();
     assert_eq!(names, ["banqi-small.toml", "banqi-tiny.toml", "xiangqi-gpu.toml", "xiangqi-small.toml", "xiangqi-tiny.toml"]);
 }
+
+#[test]
+fn ctrl_c_finishes_the_file_being_written_and_exits_0() {
+    let (run, config) = setup("interrupt", &micro_config("xiangqi", 6));
+    let child = binary()
+        .args(["train", "--config", path(&config), "--run", path(&run), "--generations", "50"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while !RunDir::new(&run).model(1).exists() {
+        assert!(Instant::now() < deadline, "no generation 1 in time");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let interrupted = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("stopped after generation") && stdout.contains("--resume"), "{stdout}");
+    let dir = RunDir::new(&run);
+    let generation = dir.read_state().unwrap().unwrap().generation;
+    assert!(generation < 50);
+    assert_eq!(read_metrics(&dir.metrics()).unwrap().len(), generation as usize);
+    assert_shards_readable::<Xiangqi>(&run);
+}
