@@ -85,7 +85,8 @@ fn a_saved_and_loaded_trainer_carries_on_as_if_never_saved() {
         let mut resumed = Trainer::load::<Xiangqi>(&model, &state, 30, &settings, &device).unwrap();
         let again = train(&mut resumed, &window, 10);
         // The same batches (drawn by global step), the same weights and optimiser state:
-        // the same losses up to float reordering in burn's multi-threaded kernels.
+        // the same losses. On the 2-core CPU they agree to the bit; the tolerance leaves room
+        // for kernels whose float sums depend on the thread count or device (GPU atomics).
         assert!(differ(kept.loss, again.loss) < 1e-4, "{kind:?}: {} then {}", kept.loss, again.loss);
         assert_eq!(resumed.step(), 40);
 
