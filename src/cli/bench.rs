@@ -51,6 +51,17 @@ enum What {
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
     },
+    /// Training samples/s of the 6×64 reference net at batch 256 (Adam): the raw step on
+    /// one prepared batch, and the trainer fed by the loader from shards of real
+    /// positions, with their ratio (aim 0.9). Threads: rayon's global pool.
+    Train {
+        /// Number of timed runs; the median run (by ratio) is reported.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+        runs: u32,
+        /// Training steps per timed run, for each of the two.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        steps: u64,
+    },
     /// MCTS: simulations/s of one search with an evaluator that costs nothing (one
     /// thread, a Xiangqi middlegame: the tree's own cost), and the multi-game driver's
     /// simulations/s over its evaluator's own positions/s at the same batch size, with an
@@ -102,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Movegen { game: GameKind::Banqi, depth, runs } => banqi_movegen(depth.unwrap_or(4), runs),
         What::Search { depth, runs } => search(depth, runs),
         What::Nn { runs } => nn(runs),
+        What::Train { runs, steps } => train(runs, steps)?,
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
         What::Selfplay { batch, sims, threads, runs, seconds } => {
             selfplay(batch as usize, sims, threads, runs, seconds)?
@@ -197,21 +209,14 @@ fn nn(runs: u32) {
     let device = Device::flex();
     let net = Net::new(config, &device.clone().autodiff()).valid();
     let mut fast = CpuNet::new(&net);
-    // Encoded positions along a game of first legal moves, as self-play would send them.
-    let mut game = Xiangqi::start();
-    let mut moves = Vec::new();
-    let mut positions = Vec::new();
-    for _ in 0..256 {
-        let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
-        game.encode(&mut planes);
-        positions.push(planes);
-        game.legal_moves(&mut moves);
-        if moves.is_empty() || game.status().is_over() {
-            game = Xiangqi::start();
-        } else {
-            game.play(moves[moves.len() / 2]);
-        }
-    }
+    let positions: Vec<Vec<f32>> = reference_games(256)
+        .iter()
+        .map(|game| {
+            let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
+            game.encode(&mut planes);
+            planes
+        })
+        .collect();
     println!("nn: {config}, {threads} thread(s); PyTorch figures are for {} thread(s)", reference + 1);
     for (i, batch) in [1usize, 16, 64, 256].into_iter().enumerate() {
         let input: Vec<f32> = positions[..batch].concat();
@@ -245,6 +250,95 @@ fn nn(runs: u32) {
         "nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s, {:.2}x PyTorch",
         rate / PYTORCH_TRAIN[reference]
     );
+}
+
+/// `count` positions along games of middle legal moves (restarting when one ends), as
+/// self-play would meet them.
+fn reference_games(count: usize) -> Vec<Xiangqi> {
+    let mut game = Xiangqi::start();
+    let mut moves = Vec::new();
+    let mut games = Vec::with_capacity(count);
+    for _ in 0..count {
+        games.push(game.clone());
+        game.legal_moves(&mut moves);
+        if moves.is_empty() || game.status().is_over() {
+            game = Xiangqi::start();
+        } else {
+            game.play(moves[moves.len() / 2]);
+        }
+    }
+    games
+}
+
+/// Training speed of the reference net (see `What::Train`).
+fn train(runs: u32, steps: u64) -> anyhow::Result<()> {
+    use std::sync::atomic::AtomicBool;
+    use xiangqi_zero::nn::{Encoding, Net, NetConfig};
+    use xiangqi_zero::selfplay::{write_shard, SampleShape, Samples, Targets};
+    use xiangqi_zero::train::{make_batch, OptimizerKind, TrainSettings, Trainer, Window};
+
+    let settings = TrainSettings { optimizer: OptimizerKind::Adam, learning_rate: 1e-3, ..TrainSettings::default() };
+    let config = NetConfig::new::<Xiangqi>(6, 64);
+    // Shards of real positions, a policy over up to eight legal moves each, in a
+    // temporary games directory.
+    let dir = std::env::temp_dir().join(format!("xiangqi-zero-bench-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let mut moves = Vec::new();
+    for (shard, games) in reference_games(4096).chunks(1024).enumerate() {
+        let mut samples = Samples::new(SampleShape::of::<Xiangqi>());
+        let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
+        for (i, game) in games.iter().enumerate() {
+            game.encode(&mut planes);
+            game.legal_moves(&mut moves);
+            let chosen = &moves[..moves.len().min(8)];
+            let policy: Vec<(usize, f32)> =
+                chosen.iter().map(|&mv| (game.move_label(mv), 1.0 / chosen.len() as f32)).collect();
+            let targets = Targets { outcome: [0.0, 1.0, 0.0], root: [0.3, 0.4, 0.3], full: i % 4 != 0, ply: 0 };
+            samples.push(&planes, &policy, targets);
+        }
+        write_shard(&dir.join(format!("gen{shard:04}-bench.npz")), &samples)?;
+    }
+    let mut window = Window::new(&dir, SampleShape::of::<Xiangqi>());
+    window.refresh(&settings)?;
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let device = burn::tensor::Device::flex().autodiff();
+    let mut trainer = Trainer::new(Net::new(config, &device), &settings);
+    let batch = make_batch::<Xiangqi>(&window, settings.batch_size, true, &mut rand::rng());
+    let (stop, bar) = (AtomicBool::new(false), indicatif::ProgressBar::hidden());
+    let threads = rayon::current_num_threads();
+    println!(
+        "train: {config}, batch {}, Adam, {threads} thread(s), {} samples in the window",
+        settings.batch_size,
+        window.len()
+    );
+    trainer.train_step(batch.clone(), 1e-3);
+    // Each run times the raw step on one prepared batch, then the trainer fed by the
+    // loader, so that both see the same machine; the median run by ratio is reported.
+    let mut runs: Vec<(f64, f64)> = (0..runs)
+        .map(|_| {
+            let started = Instant::now();
+            for _ in 0..steps {
+                trainer.train_step(batch.clone(), 1e-3);
+            }
+            let raw = (steps as usize * settings.batch_size) as f64 / started.elapsed().as_secs_f64();
+            (raw, trainer.train::<Xiangqi>(&window, steps, &stop, &bar).samples_per_second)
+        })
+        .collect();
+    runs.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
+    let (raw, fed) = runs[runs.len() / 2];
+    let reference = threads.clamp(1, 2) - 1;
+    println!(
+        "train raw step batch {}: {raw:.0} samples/s, {:.2}x PyTorch",
+        settings.batch_size,
+        raw / PYTORCH_TRAIN[reference]
+    );
+    println!(
+        "train trainer+loader from shards batch {}: {fed:.0} samples/s, {:.3}x the raw step (aim 0.9)",
+        settings.batch_size,
+        fed / raw
+    );
+    Ok(())
 }
 
 /// The median over `runs` runs of the positions per second of `step`, which handles

@@ -5,7 +5,8 @@
 //! for a net loaded from a file. The state file therefore records, beside burn's own
 //! burnpack bytes, every parameter's path and id in the model's order; loading gives the
 //! loaded net's parameters those ids back. The file is `MAGIC`, a little-endian `u64`
-//! header length, the JSON header, then the burnpack bytes, written atomically.
+//! header length, the JSON header (with a checksum of the rest), then the burnpack bytes,
+//! written atomically.
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +52,13 @@ struct Header {
     optimizer: OptimizerKind,
     /// Every parameter's path and id, in the model's order.
     params: Vec<(String, u64)>,
+    /// FNV-1a of the burnpack bytes (burnpack checks its structure, not its data).
+    checksum: u64,
+}
+
+/// The 64-bit FNV-1a hash of `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// The training optimiser: burn's SGD (Nesterov momentum) or Adam, with the settings'
@@ -92,9 +100,9 @@ impl Optimizer {
         let error = |why: String| OptimizerError::Write { path: path.to_path_buf(), why };
         let mut ids = ParamIds::default();
         net.visit(&mut ids);
-        let header = serde_json::to_vec(&Header { optimizer: self.kind, params: ids.params })
-            .map_err(|e| error(e.to_string()))?;
         let state = self.inner.into_bytes().map_err(|e| error(e.to_string()))?;
+        let header = Header { optimizer: self.kind, params: ids.params, checksum: fnv1a(&state) };
+        let header = serde_json::to_vec(&header).map_err(|e| error(e.to_string()))?;
         write_atomically_with(path, |file| {
             use std::io::Write;
             let mut out = std::io::BufWriter::new(file);
@@ -121,6 +129,9 @@ impl Optimizer {
         }
         let (header, state) = rest.split_at(length);
         let header: Header = serde_json::from_slice(header).map_err(|e| error(format!("bad header ({e})")))?;
+        if fnv1a(state) != header.checksum {
+            return Err(error("corrupt or truncated state (checksum mismatch)".into()));
+        }
         if header.optimizer != settings.optimizer {
             let name = |kind: OptimizerKind| format!("{kind:?}").to_lowercase();
             let (found, wanted) = (name(header.optimizer), name(settings.optimizer));
@@ -138,7 +149,6 @@ impl Optimizer {
             )));
         }
         let optimizer = Optimizer::new(settings);
-        // burnpack's reader checks its own structure; what it cannot parse is an error.
         let state = Bytes::from_bytes_vec(state.to_vec());
         let inner = optimizer.inner.from_bytes(state).map_err(|e| error(format!("bad state ({e})")))?;
         let net = net.map(&mut SetIds { ids: header.params.into_iter().map(|(_, id)| id).collect(), next: 0 });
