@@ -111,8 +111,10 @@ pub struct NetworkSettings {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RuleSettings {
-    /// Xiangqi: what a threefold repetition means (`asian`, `repeater-loses`, `draw`).
-    pub repetition: String,
+    /// What a threefold repetition means: Xiangqi `asian` (its default), `repeater-loses`
+    /// or `draw`; Banqi `draw` (its default) or `repeater-loses`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<String>,
     /// Xiangqi: plies without a capture that draw the game.
     pub no_capture_plies: u32,
     /// Banqi: plies without a flip or capture that draw the game.
@@ -125,7 +127,7 @@ impl Default for RuleSettings {
     fn default() -> Self {
         let (x, b) = (xiangqi::Rules::default(), banqi::Rules::default());
         RuleSettings {
-            repetition: x.repetition.as_str().to_string(),
+            repetition: None,
             no_capture_plies: x.no_capture_plies,
             no_progress_plies: b.no_progress_plies,
             chain_captures: b.chain_captures,
@@ -136,13 +138,21 @@ impl Default for RuleSettings {
 impl RuleSettings {
     /// The Xiangqi rules these settings give.
     pub fn xiangqi(&self) -> Result<xiangqi::Rules, String> {
-        let repetition: RepetitionRule = self.repetition.parse().map_err(|e| format!("rules.repetition: {e}"))?;
+        let repetition: RepetitionRule = match &self.repetition {
+            Some(text) => text.parse().map_err(|e| format!("rules.repetition: {e}"))?,
+            None => RepetitionRule::default(),
+        };
         Ok(xiangqi::Rules { repetition, no_capture_plies: self.no_capture_plies })
     }
 
     /// The Banqi rules these settings give.
-    pub fn banqi(&self) -> banqi::Rules {
-        banqi::Rules { no_progress_plies: self.no_progress_plies, chain_captures: self.chain_captures }
+    pub fn banqi(&self) -> Result<banqi::Rules, String> {
+        let repeater_loses = match self.repetition.as_deref() {
+            None | Some("draw") => false,
+            Some("repeater-loses") => true,
+            Some(other) => return Err(format!("rules.repetition: Banqi has `draw` or `repeater-loses`, not `{other}`")),
+        };
+        Ok(banqi::Rules { no_progress_plies: self.no_progress_plies, chain_captures: self.chain_captures, repeater_loses })
     }
 }
 
@@ -232,7 +242,10 @@ impl Config {
         if !(1..=64).contains(&self.network.blocks) || !(1..=1024).contains(&self.network.channels) {
             return Err("network: blocks must be 1 to 64 and channels 1 to 1024".to_string());
         }
-        self.rules.xiangqi()?;
+        match self.game {
+            GameName::Xiangqi => self.rules.xiangqi().map(drop)?,
+            GameName::Banqi => self.rules.banqi().map(drop)?,
+        }
         if self.run.games_per_generation == 0 {
             return Err("run.games_per_generation must be at least 1".to_string());
         }
@@ -241,7 +254,7 @@ impl Config {
             return Err("evaluation: games, simulations, concurrency and max_plies must be at least 1".to_string());
         }
         self.search.validate()?;
-        self.selfplay.validate().map_err(|e| format!("selfplay: {e}"))?;
+        self.selfplay.validate()?;
         self.train.validate().map_err(|e| format!("train: {e}"))?;
         Ok(())
     }

@@ -58,7 +58,7 @@ fn ten_thousand_random_games_end() {
 
 #[test]
 fn random_games_with_chain_captures_end() {
-    let rules = Rules { chain_captures: true, no_progress_plies: 60 };
+    let rules = Rules { chain_captures: true, no_progress_plies: 60, ..Rules::default() };
     for seed in 0..1_000 {
         random_game(seed, rules, seed < 100);
     }

@@ -317,6 +317,27 @@ fn third_occurrence_of_a_position_draws() {
 }
 
 #[test]
+fn under_repeater_loses_the_third_occurrence_loses_for_its_maker() {
+    let rules = Rules { repeater_loses: true, ..Rules::default() };
+    let text = state(&[("a1", 'R'), ("d8", 'r')], 'r', "-", 0, 0);
+    let mut game = Banqi::from_state(&text, rules).unwrap();
+    let first = game.to_move();
+    // The second player's eighth ply repeats the start a third time: the first player wins.
+    for mv in ["a1a2", "d8d7", "a2a1", "d7d8", "a1a2", "d8d7", "a2a1", "d7d8"] {
+        assert_eq!(game.status(), Status::Ongoing);
+        game.play(game.parse_move(mv).unwrap());
+    }
+    assert_eq!(game.status(), over(Some(first), EndReason::Repetition));
+    // Played one ply later, the first player makes the repetition and loses.
+    let mut game = Banqi::from_state(&text, rules).unwrap();
+    for mv in ["a1a2", "d8d7", "a2a3", "d7d8", "a3a2", "d8d7", "a2a3", "d7d8", "a3a2"] {
+        assert_eq!(game.status(), Status::Ongoing);
+        game.play(game.parse_move(mv).unwrap());
+    }
+    assert_eq!(game.status(), over(Some(first.opponent()), EndReason::Repetition));
+}
+
+#[test]
 fn repetition_counts_positions_after_a_flip() {
     let text = state(&[("a1", 'R'), ("d8", 'r'), ("b5", 'X')], 'r', "p", 0, 0);
     let mut game = Banqi::from_text(&text).unwrap();

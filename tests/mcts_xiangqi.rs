@@ -180,3 +180,29 @@ fn the_driver_resigns_lost_games_but_plays_out_its_share() {
         }
     }
 }
+
+#[test]
+fn sampling_at_high_temperature_never_plays_a_move_seen_to_lose() {
+    use xiangqi_zero::game::xiangqi::{RepetitionRule, Rules};
+    use xiangqi_zero::mcts::UniformEvaluator;
+    // Under `repeater-loses`, after seven plies of this cycle Black's d8d9 would make the
+    // start occur a third time and lose (tests/cli.rs has the same cycle scored 1-0).
+    let rules = Rules { repetition: RepetitionRule::RepeaterLoses, ..Rules::default() };
+    let mut game = Xiangqi::from_fen("3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1", rules).unwrap();
+    for mv in ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8"] {
+        game.play(game.parse_move(mv).unwrap());
+    }
+    let losing = game.parse_move("d8d9").unwrap();
+    let mut replay = game.clone();
+    replay.play(losing);
+    assert_eq!(replay.status().value_for(xiangqi_zero::game::Player::First), Some(1.0));
+    let config = SearchConfig { simulations: 64, temperature: 100.0, temperature_end: 100.0, ..SearchConfig::default() };
+    let mut seen_losing_visited = false;
+    for seed in 0..40 {
+        let mut search = Search::new(game.clone(), config.clone(), seed);
+        let result = search.run(&mut UniformEvaluator::new(), &Budget::simulations(64));
+        seen_losing_visited |= result.moves.iter().any(|m| m.mv == losing && m.visits > 0);
+        assert_ne!(search.choose_move(game.plies_played()), Some(losing), "seed {seed}");
+    }
+    assert!(seen_losing_visited, "the losing move was never searched: the test shows nothing");
+}

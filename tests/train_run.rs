@@ -259,7 +259,10 @@ fn every_shipped_config_is_valid() {
         names.push(file);
     }
     names.sort();
-    assert_eq!(names, ["banqi-small.toml", "banqi-tiny.toml", "xiangqi-gpu.toml", "xiangqi-small.toml", "xiangqi-tiny.toml"]);
+    assert_eq!(
+        names,
+        ["banqi-small.toml", "banqi-tiny.toml", "xiangqi-gpu.toml", "xiangqi-small.toml", "xiangqi-tiny.toml"]
+    );
 }
 
 #[test]

@@ -82,7 +82,8 @@ fn a_saved_and_loaded_trainer_carries_on_as_if_never_saved() {
         let kept = train(&mut original, &window, 10);
 
         let device = Device::flex().autodiff();
-        let mut resumed = Trainer::load::<Xiangqi>(&model, &state, 30, &settings, &device).unwrap();
+        let mut resumed =
+            Trainer::load::<Xiangqi>(&model, &state, 30, NetConfig::new::<Xiangqi>(1, 16), &settings, &device).unwrap();
         let again = train(&mut resumed, &window, 10);
         // The same batches (drawn by global step), the same weights and optimiser state:
         // the same losses. On the 2-core CPU they agree to the bit; the tolerance leaves room
@@ -96,7 +97,8 @@ fn a_saved_and_loaded_trainer_carries_on_as_if_never_saved() {
         Trainer::new(Net::load::<Xiangqi>(&model, None, &device).unwrap(), &settings)
             .save(&dir.join("unused.safetensors"), &empty)
             .unwrap();
-        let mut fresh = Trainer::load::<Xiangqi>(&model, &empty, 30, &settings, &device).unwrap();
+        let mut fresh =
+            Trainer::load::<Xiangqi>(&model, &empty, 30, NetConfig::new::<Xiangqi>(1, 16), &settings, &device).unwrap();
         let fresh_report = train(&mut fresh, &window, 10);
         assert!(differ(kept.loss, fresh_report.loss) > 1e-3, "{kind:?}: {} and {}", kept.loss, fresh_report.loss);
     }
@@ -120,7 +122,9 @@ fn missing_corrupt_truncated_or_foreign_optimizer_state_is_a_one_line_error() {
     train(&mut trainer, &window, 2);
     trainer.save(&model, &state).unwrap();
     let device = Device::flex().autodiff();
-    let load = |settings: &TrainSettings| Trainer::load::<Xiangqi>(&model, &state, 2, settings, &device);
+    let load = |settings: &TrainSettings| {
+        Trainer::load::<Xiangqi>(&model, &state, 2, NetConfig::new::<Xiangqi>(1, 16), settings, &device)
+    };
     assert!(load(&adam).is_ok());
 
     let message = assert_names(load(&settings(OptimizerKind::Sgd, 0.01)).err().unwrap(), &state);

@@ -225,10 +225,22 @@ impl<G: Game> Search<G> {
                 } else {
                     let target = policy_target(self);
                     let top = target.iter().copied().fold(0.0, f32::max);
-                    let weights: Vec<f64> = target
+                    let mut weights: Vec<f64> = target
                         .iter()
                         .map(|&t| if t > 0.0 { ((t / top) as f64).powf(1.0 / temperature as f64) } else { 0.0 })
                         .collect();
+                    // Never draw a move the search has seen end the game in a loss (a
+                    // repetition under `repeater-loses`, say) while another move is there.
+                    let mover = self.tree[ROOT].mover;
+                    let lost: Vec<bool> = self
+                        .tree
+                        .children(ROOT)
+                        .iter()
+                        .map(|c| c.kind == NodeKind::Terminal && c.q(mover).is_some_and(|q| q <= -0.999))
+                        .collect();
+                    if weights.iter().zip(&lost).any(|(&w, &lost)| w > 0.0 && !lost) {
+                        weights.iter_mut().zip(&lost).filter(|(_, &lost)| lost).for_each(|(w, _)| *w = 0.0);
+                    }
                     let total: f64 = weights.iter().sum();
                     let mut pick = self.rng.random::<f64>() * total;
                     let mut chosen = weights.iter().rposition(|&w| w > 0.0)?;

@@ -36,11 +36,11 @@ impl TrainableGame for Xiangqi {
 
 impl TrainableGame for Banqi {
     fn new_game(config: &Config) -> Result<NewGame<Self>, String> {
-        let rules = config.rules.banqi();
+        let rules = config.rules.banqi()?;
         Ok(Arc::new(move |_| Banqi::with_rules(rules)))
     }
 
     fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String> {
-        Ok(banqi_starts(games.div_ceil(2), config.seed, config.rules.banqi()))
+        Ok(banqi_starts(games.div_ceil(2), config.seed, config.rules.banqi()?))
     }
 }

@@ -219,7 +219,9 @@ impl Game for Banqi {
             return Status::Over { winner: Some(self.to_move().opponent()), reason: EndReason::Stalemate };
         }
         if self.repeated {
-            return Status::Over { winner: None, reason: EndReason::Repetition };
+            // The turn has passed: the player to move did not make the repetition.
+            let winner = self.rules.repeater_loses.then(|| self.to_move());
+            return Status::Over { winner, reason: EndReason::Repetition };
         }
         if self.counters.since_progress >= self.rules.no_progress_plies {
             return Status::Over { winner: None, reason: EndReason::NoCapture };
