@@ -6,7 +6,7 @@
 //!   [`crate::game::banqi::Banqi`] ([`encode_banqi`]), with their board symmetries.
 //! - [`Net`] is the burn model ([`model`]), trained with [`loss::losses`], saved and
 //!   loaded as safetensors ([`store`]) with their metadata ([`info`]: game, shape,
-//!   [`ENCODING_VERSION`]), exported for use elsewhere ([`export`]), on the device
+//!   [`ENCODING_VERSION`]), exported for use elsewhere ([`mod@export`]), on the device
 //!   [`device::device`] picks.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
