@@ -2,6 +2,7 @@
 
 mod bench;
 mod eval;
+mod export;
 mod perft;
 mod plot;
 mod status;
@@ -36,6 +37,8 @@ enum Command {
     Selfplay(train::SelfPlayArgs),
     /// Redraw a training run's plots (losses, Elo, self-play) from its metrics.
     Plot(plot::Args),
+    /// Export a trained net as one self-contained file (or print what such a file records).
+    Export(export::Args),
 }
 
 /// Which game a command works on.
@@ -59,5 +62,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(args) => train::run_train(args),
         Command::Selfplay(args) => train::run_selfplay(args),
         Command::Plot(args) => plot::run(args),
+        Command::Export(args) => export::run(args),
     }
 }

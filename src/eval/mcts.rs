@@ -1,16 +1,26 @@
 //! `mcts:` — Monte Carlo tree search with a built-in evaluator as a player, so the search
-//! can be tried and measured before any network exists. `go nodes N` sets the
-//! simulations, `go movetime` the time, `go infinite` searches until `stop`; the tree is
-//! kept from move to move.
+//! can be tried and measured before any network exists (and the search of `net:`).
+//!
+//! As an engine: `go nodes N` runs N simulations; `go movetime` (or the time the clock
+//! allows) stops before a further evaluator call would overrun it; `go depth N` stops
+//! once the principal variation is N plies long, after at most 64·N² simulations (a line
+//! ending in a finished game grows no longer); `go infinite` searches until `stop`. A
+//! move that wins at once is played with `score mate 1`, no deeper mate is claimed; other
+//! scores are centipawns from the value. `Threads` sizes the pool the evaluator runs in,
+//! `Batch` the leaves per evaluator call. The tree is kept from move to move.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
 use super::{Player, PlayerError};
-use crate::game::Game;
+use crate::game::{Game, Status};
 use crate::mcts::{
-    Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult, UniformEvaluator,
+    Batch, Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult,
+    UniformEvaluator,
 };
 use crate::search::{Limits, Report, Score};
 
@@ -47,8 +57,14 @@ impl fmt::Display for BuiltinEvaluator {
 
 /// A `go depth` at least this deep means "until stopped" (`go infinite`).
 const UNTIL_STOPPED_DEPTH: u32 = 100;
+/// `go depth N` runs at most this many times N² simulations.
+const DEPTH_SIMULATIONS: u64 = 64;
 /// How often a long search reports.
 const INFO_EVERY: Duration = Duration::from_secs(1);
+/// The most threads `Threads` may ask for.
+const MAX_THREADS: usize = 256;
+/// The largest batch `Batch` may ask for.
+const MAX_BATCH: usize = 4096;
 
 /// The MCTS player: a search with its own evaluator, keeping its tree between moves.
 pub struct MctsPlayer<G: Game, E> {
@@ -57,12 +73,30 @@ pub struct MctsPlayer<G: Game, E> {
     evaluator: E,
     search: Option<Search<G>>,
     seed: u64,
+    /// The thread pool the evaluator runs in (`None`: rayon's global pool), and its size.
+    pool: Option<ThreadPool>,
+    threads: usize,
 }
 
 impl<G: Game, E: Evaluator<G>> MctsPlayer<G, E> {
     /// A player searching under `config` with `evaluator`; `name` is its spec.
     pub fn new(name: String, config: SearchConfig, evaluator: E, seed: u64) -> Self {
-        MctsPlayer { name, config, evaluator, search: None, seed }
+        MctsPlayer { name, config, evaluator, search: None, seed, pool: None, threads: rayon::current_num_threads() }
+    }
+}
+
+/// An evaluator run inside a thread pool of its own (rayon's global pool without one).
+struct InPool<'a, E> {
+    evaluator: &'a mut E,
+    pool: Option<&'a ThreadPool>,
+}
+
+impl<G: Game, E: Evaluator<G> + Send> Evaluator<G> for InPool<'_, E> {
+    fn evaluate(&mut self, batch: &mut Batch<G>) {
+        match self.pool {
+            Some(pool) => pool.install(|| self.evaluator.evaluate(batch)),
+            None => self.evaluator.evaluate(batch),
+        }
     }
 }
 
@@ -129,6 +163,37 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         self.name.clone()
     }
 
+    fn options(&self) -> Vec<String> {
+        vec![
+            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", self.threads),
+            format!("option name Batch type spin default {} min 1 max {MAX_BATCH}", self.config.batch_size),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let number = |max: usize| {
+            value
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| format!("`{name}` needs a number from 1 to {max}, not `{value}`"))
+        };
+        if name.eq_ignore_ascii_case("Threads") {
+            let threads = number(MAX_THREADS)?;
+            let pool = ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+            (self.pool, self.threads) = (Some(pool), threads);
+        } else if name.eq_ignore_ascii_case("Batch") {
+            self.config.batch_size = number(MAX_BATCH)?;
+            if let Some(search) = &mut self.search {
+                search.set_config(self.config.clone());
+            }
+        } else {
+            return Err(format!("unknown option `{name}` (Threads, Batch)"));
+        }
+        Ok(())
+    }
+
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.search = None;
         Ok(())
@@ -141,6 +206,19 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         info: &mut dyn FnMut(&Report<G::Move>),
     ) -> Result<Report<G::Move>, PlayerError> {
         let started = Instant::now();
+        if let Some(win) = winning_move(game) {
+            let report = Report {
+                depth: 1,
+                seldepth: 1,
+                score: Score::Mate(1),
+                nodes: 0,
+                elapsed: started.elapsed(),
+                best: Some(win),
+                pv: vec![win],
+            };
+            info(&report);
+            return Ok(report);
+        }
         let search = match &mut self.search {
             Some(search) => {
                 search.set_position(game);
@@ -149,18 +227,33 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
             None => self.search.insert(Search::new(game.clone(), self.config.clone(), self.seed)),
         };
         let until_stopped = limits.depth.is_some_and(|d| d >= UNTIL_STOPPED_DEPTH) && limits.stop.is_some();
-        let simulations = match (limits.nodes, limits.movetime) {
-            (Some(nodes), _) => nodes.clamp(1, u32::MAX as u64) as u32,
-            (None, Some(_)) => u32::MAX,
-            (None, None) if until_stopped => u32::MAX,
-            (None, None) => self.config.simulations,
-        };
-        let budget =
-            Budget { simulations, deadline: limits.movetime.map(|t| started + t), stop: limits.stop.as_deref() };
-        let mut last_info = started;
-        let result = search.run_with(&mut self.evaluator, &budget, &mut |search| {
-            if last_info.elapsed() >= INFO_EVERY {
-                last_info = Instant::now();
+        let depth = limits.depth.filter(|_| !until_stopped).map(|d| d.max(1) as usize);
+        let simulations = match (limits.nodes, depth) {
+            (Some(nodes), _) => nodes,
+            (None, Some(depth)) => DEPTH_SIMULATIONS * (depth * depth) as u64,
+            (None, None) if until_stopped || limits.movetime.is_some() => u32::MAX as u64,
+            (None, None) => self.config.simulations as u64,
+        }
+        .clamp(1, u32::MAX as u64) as u32;
+        let deadline = limits.movetime.map(|t| started + t);
+        // Set to end the search: by `stop`, the deadline, or the depth reached.
+        let enough = AtomicBool::new(false);
+        let budget = Budget { simulations, deadline, stop: Some(&enough) };
+        let (mut last_info, mut last_call, mut longest_call) = (started, started, Duration::ZERO);
+        let mut evaluator = InPool { evaluator: &mut self.evaluator, pool: self.pool.as_ref() };
+        let result = search.run_with(&mut evaluator, &budget, &mut |search| {
+            let now = Instant::now();
+            longest_call = longest_call.max(now - last_call);
+            last_call = now;
+            let stopped = limits.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed));
+            // Stop rather than start an evaluator call that may end past the deadline.
+            let late = deadline.is_some_and(|deadline| now + longest_call >= deadline);
+            let deep = depth.is_some_and(|depth| search.result().pv.len() >= depth);
+            if stopped || late || deep {
+                enough.store(true, Ordering::Relaxed);
+            }
+            if now - last_info >= INFO_EVERY {
+                last_info = now;
                 info(&report(&search.result(), started));
             }
         });
@@ -172,6 +265,18 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
             _ => Err(PlayerError::Protocol("the search found no move".into())),
         }
     }
+}
+
+/// A legal move of `game` after which its mover has won (mate in one, or a win by rule).
+fn winning_move<G: Game>(game: &G) -> Option<G::Move> {
+    let mover = game.to_move();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.into_iter().find(|&mv| {
+        let mut next = game.clone();
+        next.play(mv);
+        matches!(next.status(), Status::Over { winner: Some(winner), .. } if winner == mover)
+    })
 }
 
 /// A search result as a `Report`: simulations as nodes, the value as centipawns, the

@@ -1,6 +1,7 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
 //! `net(sims=N,batch=B,root=puct|gumbel):PATH`, the net read from a safetensors file our
-//! `train` wrote, evaluated by our CPU forward pass.
+//! `train` or `export` wrote (its game, shape and encoding version checked), evaluated by
+//! our CPU forward pass. As an engine it is [`MctsPlayer`]'s (`go`, `Threads`, `Batch`).
 
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,9 @@
 //!   [`crate::game::xiangqi::Xiangqi`] ([`encode_xiangqi`]) and
 //!   [`crate::game::banqi::Banqi`] ([`encode_banqi`]), with their board symmetries.
 //! - [`Net`] is the burn model ([`model`]), trained with [`loss::losses`], saved and
-//!   loaded as safetensors ([`store`]), on the device [`device::device`] picks.
+//!   loaded as safetensors ([`store`]) with their metadata ([`info`]: game, shape,
+//!   [`ENCODING_VERSION`]), exported for use elsewhere ([`mod@export`]), on the device
+//!   [`device::device`] picks.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
@@ -13,7 +15,9 @@ pub mod device;
 pub mod encode_banqi;
 pub mod encode_xiangqi;
 mod encoding;
+pub mod export;
 mod fast;
+pub mod info;
 mod labels;
 pub mod loss;
 pub mod model;
@@ -21,6 +25,8 @@ pub mod policy;
 pub mod store;
 
 pub use encoding::{transform_planes, transform_policy, Encoding};
+pub use export::{export, ExportError};
 pub use fast::CpuNet;
+pub use info::{NetInfo, Provenance, ENCODING_VERSION};
 pub use model::{Net, NetConfig, NetOutput};
 pub use store::NetError;

@@ -1,0 +1,76 @@
+//! Exporting a trained net: one self-contained safetensors file with the weights and
+//! everything needed to use and trace them — game, shape, encoding version, training
+//! generation, export date and the training config.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use burn::tensor::Device;
+
+use super::info::NetInfo;
+use super::model::Net;
+use super::store::NetError;
+use crate::eval::record::pgn_date;
+use crate::game::banqi::Banqi;
+use crate::game::xiangqi::Xiangqi;
+use crate::game::Game;
+use crate::train::{RunDir, RunDirError};
+
+/// Why a net could not be exported: one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The net could not be read or written.
+    #[error(transparent)]
+    Net(#[from] NetError),
+    /// The run directory could not be read.
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
+}
+
+/// Exports the net of `checkpoint` — a run directory (its newest net) or a net file —
+/// to `out` (written atomically), and returns what `out` now records. The generation and
+/// training config come from the run directory (for a net file, the one it lies in when
+/// it is a run's `models/genNNNN.safetensors`), else from the file's own metadata.
+pub fn export(checkpoint: &Path, out: &Path) -> Result<NetInfo, ExportError> {
+    let (net_file, run) = if checkpoint.is_dir() {
+        let run = RunDir::new(checkpoint);
+        let (generation, file) = run.newest_model()?;
+        (file, Some((run, generation)))
+    } else {
+        (checkpoint.to_path_buf(), run_of(checkpoint))
+    };
+    let info = NetInfo::read(&net_file)?;
+    let mut provenance = info.provenance;
+    if let Some((run, generation)) = run {
+        provenance.generation = Some(generation);
+        let config = run.config();
+        match std::fs::read_to_string(&config) {
+            Ok(text) => provenance.training_config = Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(RunDirError { path: config, why: e.to_string() }.into()),
+        }
+    }
+    provenance.exported = Some(utc_timestamp(SystemTime::now()));
+    let device = Device::flex();
+    let net = match info.config.game {
+        Xiangqi::NAME => Net::load::<Xiangqi>(&net_file, None, &device)?,
+        _ => Net::load::<Banqi>(&net_file, None, &device)?,
+    };
+    net.save_with(out, provenance)?;
+    Ok(NetInfo::read(out)?)
+}
+
+/// The run directory and generation of a net file named like a run's nets
+/// (`RUN/models/genNNNN.safetensors`).
+fn run_of(file: &Path) -> Option<(RunDir, u32)> {
+    let generation: u32 = file.file_stem()?.to_str()?.strip_prefix("gen")?.parse().ok()?;
+    let run = RunDir::new(file.parent()?.parent()?);
+    (run.model(generation) == file).then_some((run, generation))
+}
+
+/// `time` in UTC as ISO 8601, to the second: `2025-01-31T12:00:00Z`.
+pub fn utc_timestamp(time: SystemTime) -> String {
+    let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let of_day = seconds % 86_400;
+    format!("{}T{:02}:{:02}:{:02}Z", pgn_date(seconds).replace('.', "-"), of_day / 3600, of_day / 60 % 60, of_day % 60)
+}

@@ -1,0 +1,190 @@
+//! What a net file says about itself: the metadata of its safetensors header — the game,
+//! the shape, the encoding version, and for an exported net where it comes from — read
+//! and checked from the header alone, before any tensor is.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use super::model::NetConfig;
+use super::store::NetError;
+use crate::game::banqi::Banqi;
+use crate::game::xiangqi::Xiangqi;
+use crate::game::Game;
+
+/// The version of the input planes and policy labels the nets are trained on: bump it
+/// whenever an encoder changes, so that older nets are refused rather than misread.
+pub const ENCODING_VERSION: u32 = 1;
+
+/// The metadata key of the game's name.
+const GAME: &str = "xiangqi-zero.game";
+/// The metadata keys of the shape's sizes, in `NetConfig` order.
+const SIZES: [&str; 6] = [
+    "xiangqi-zero.planes",
+    "xiangqi-zero.height",
+    "xiangqi-zero.width",
+    "xiangqi-zero.policy_size",
+    "xiangqi-zero.blocks",
+    "xiangqi-zero.channels",
+];
+/// The metadata key of the encoding version.
+const ENCODING: &str = "xiangqi-zero.encoding_version";
+/// The metadata keys of an exported net's provenance.
+const GENERATION: &str = "xiangqi-zero.generation";
+const EXPORTED: &str = "xiangqi-zero.exported";
+const TRAINING_CONFIG: &str = "xiangqi-zero.config";
+
+/// The largest size a file may give (a net is built from them before its tensors are read).
+const MAX_SIZE: usize = 4096;
+/// Larger headers are not ours (ours are a few kilobytes, a training config included).
+const MAX_HEADER: u64 = 1 << 24;
+
+/// Where an exported net comes from (all `None` in the nets `train` writes).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Provenance {
+    /// The training generation it is the net of.
+    pub generation: Option<u32>,
+    /// When it was exported (UTC, ISO 8601: `2025-01-31T12:00:00Z`).
+    pub exported: Option<String>,
+    /// The TOML config it was trained with.
+    pub training_config: Option<String>,
+}
+
+/// The metadata of a net file.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NetInfo {
+    /// The game and shape.
+    pub config: NetConfig,
+    /// The encoding version it was trained on (`None`: not recorded, taken as the current one).
+    pub encoding_version: Option<u32>,
+    /// Where it comes from.
+    pub provenance: Provenance,
+}
+
+impl NetInfo {
+    /// The metadata of a net of shape `config` written now: the current encoding version
+    /// and `provenance`.
+    pub fn new(config: NetConfig, provenance: Provenance) -> NetInfo {
+        NetInfo { config, encoding_version: Some(ENCODING_VERSION), provenance }
+    }
+
+    /// Reads the metadata of the net file at `path`, checking that the file is a whole
+    /// safetensors file (its length is the one its header gives) and one of our nets.
+    pub fn read(path: &Path) -> Result<NetInfo, NetError> {
+        let error = |why: String| NetError::Read { path: path.to_path_buf(), why };
+        let metadata = read_metadata(path).map_err(error)?;
+        let field = |key: &str| {
+            metadata.get(key).ok_or_else(|| error(format!("no `{key}` in its metadata: not a net of ours")))
+        };
+        let game = field(GAME)?;
+        let game = [Xiangqi::NAME, Banqi::NAME]
+            .into_iter()
+            .find(|known| known == game)
+            .ok_or_else(|| error(format!("a net of an unknown game `{game}`")))?;
+        let mut sizes = [0; 6];
+        for (size, key) in sizes.iter_mut().zip(SIZES) {
+            let text = field(key)?;
+            *size = text
+                .parse()
+                .ok()
+                .filter(|size| (1..=MAX_SIZE).contains(size))
+                .ok_or_else(|| error(format!("`{key}` is `{text}`, not a size from 1 to {MAX_SIZE}")))?;
+        }
+        let [planes, height, width, policy_size, blocks, channels] = sizes;
+        let number = |key: &str| {
+            metadata
+                .get(key)
+                .map(|text| text.parse::<u32>().map_err(|_| error(format!("`{key}` is `{text}`, not a number"))))
+                .transpose()
+        };
+        Ok(NetInfo {
+            config: NetConfig { game, planes, height, width, policy_size, blocks, channels },
+            encoding_version: number(ENCODING)?,
+            provenance: Provenance {
+                generation: number(GENERATION)?,
+                exported: metadata.get(EXPORTED).cloned(),
+                training_config: metadata.get(TRAINING_CONFIG).cloned(),
+            },
+        })
+    }
+
+    /// The metadata entries to write.
+    pub(super) fn metadata(&self) -> Vec<(&'static str, String)> {
+        let c = &self.config;
+        let sizes = [c.planes, c.height, c.width, c.policy_size, c.blocks, c.channels];
+        let mut entries = vec![(GAME, c.game.to_string())];
+        entries.extend(SIZES.into_iter().zip(sizes.map(|size| size.to_string())));
+        entries.extend(self.encoding_version.map(|version| (ENCODING, version.to_string())));
+        let p = &self.provenance;
+        entries.extend(p.generation.map(|generation| (GENERATION, generation.to_string())));
+        entries.extend(p.exported.clone().map(|date| (EXPORTED, date)));
+        entries.extend(p.training_config.clone().map(|config| (TRAINING_CONFIG, config)));
+        entries
+    }
+}
+
+impl fmt::Display for NetInfo {
+    /// One `key: value` line each, the training config last, indented.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.config;
+        writeln!(f, "game: {}", c.game)?;
+        writeln!(f, "shape: {} blocks × {} channels", c.blocks, c.channels)?;
+        writeln!(f, "input: {} planes of {}×{}; policy: {} labels", c.planes, c.height, c.width, c.policy_size)?;
+        match self.encoding_version {
+            Some(version) => writeln!(f, "encoding version: {version}")?,
+            None => writeln!(f, "encoding version: not recorded (taken as {ENCODING_VERSION})")?,
+        }
+        let unknown = || "unknown".to_string();
+        let p = &self.provenance;
+        writeln!(f, "generation: {}", p.generation.map_or_else(unknown, |g| g.to_string()))?;
+        writeln!(f, "exported: {}", p.exported.clone().unwrap_or_else(unknown))?;
+        match &p.training_config {
+            Some(config) => {
+                writeln!(f, "training config:")?;
+                config.lines().try_for_each(|line| writeln!(f, "    {line}"))
+            }
+            None => writeln!(f, "training config: unknown"),
+        }
+    }
+}
+
+/// The `__metadata__` of the safetensors file at `path` (an 8-byte little-endian header
+/// length, the JSON header, then the tensors' bytes), once the file's length is checked
+/// against the tensors' offsets.
+fn read_metadata(path: &Path) -> Result<HashMap<String, String>, String> {
+    let mut file = File::open(path).map_err(|e| e.to_string())?;
+    let length = file.metadata().map_err(|e| e.to_string())?.len();
+    let mut header_length = [0u8; 8];
+    file.read_exact(&mut header_length).map_err(|_| "too short for a safetensors file".to_string())?;
+    let header_length = u64::from_le_bytes(header_length);
+    if header_length > MAX_HEADER {
+        return Err(format!("not a safetensors file (header of {header_length} bytes)"));
+    }
+    let mut header = vec![0u8; header_length as usize];
+    file.read_exact(&mut header).map_err(|_| "truncated safetensors header".to_string())?;
+    let header: HashMap<String, serde_json::Value> =
+        serde_json::from_slice(&header).map_err(|e| format!("not a safetensors file (bad header: {e})"))?;
+    let mut metadata = HashMap::new();
+    let mut data_end = 0u64;
+    for (name, entry) in header {
+        let bad = |what: &str| format!("corrupt safetensors header ({what} of `{name}`)");
+        if name == "__metadata__" {
+            metadata = serde_json::from_value(entry).map_err(|_| bad("not text"))?;
+            continue;
+        }
+        let offsets = entry.get("data_offsets").and_then(|o| serde_json::from_value::<[u64; 2]>(o.clone()).ok());
+        let [start, end] = offsets.ok_or_else(|| bad("no data offsets"))?;
+        if start > end {
+            return Err(bad("offsets out of order"));
+        }
+        data_end = data_end.max(end);
+    }
+    let expected = 8 + header_length + data_end;
+    if length != expected {
+        let what = if length < expected { "truncated" } else { "corrupt" };
+        return Err(format!("{what}: {length} bytes where its header accounts for {expected}"));
+    }
+    Ok(metadata)
+}

@@ -1,0 +1,204 @@
+//! Exporting a net: the file loads back to the same outputs with its metadata; damaged,
+//! foreign or re-encoded files are refused in one line naming the file and the problem;
+//! `xiangqi-zero export` on a run directory.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, UNIX_EPOCH};
+
+use burn::tensor::Device;
+use xiangqi_zero::eval::{Playable, PlayerSpec};
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::nn::export::utc_timestamp;
+use xiangqi_zero::nn::{export, CpuNet, Encoding, Net, NetConfig, NetInfo, ENCODING_VERSION};
+use xiangqi_zero::train::{RunDir, RunState};
+
+const TRAINING_CONFIG: &str = "name = \"tiny\"\n[net]\nblocks = 1\nchannels = 8\n";
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-zero-export-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A run directory under `dir` whose newest net (generation 3) is a random 1×8 net of `G`.
+fn run_dir<G: Encoding>(dir: &Path) -> (RunDir, Net) {
+    let run = RunDir::new(dir.join("run"));
+    run.create().unwrap();
+    let net = Net::new(NetConfig::new::<G>(1, 8), &Device::flex());
+    for generation in [0, 3] {
+        net.save(&run.model(generation)).unwrap();
+    }
+    run.write_state(&RunState { generation: 3, ..RunState::default() }).unwrap();
+    run.write_config(TRAINING_CONFIG).unwrap();
+    (run, net)
+}
+
+/// The policy and value outputs of `net` on a few positions of `G` (the start and the
+/// positions after the first legal moves, chance resolved by its first outcome).
+fn outputs<G: Encoding>(net: &Net) -> (Vec<f32>, Vec<f32>) {
+    let mut positions = vec![G::start()];
+    let mut moves = Vec::new();
+    let mut outcomes = Vec::new();
+    for _ in 0..4 {
+        let mut game = positions.last().unwrap().clone();
+        game.legal_moves(&mut moves);
+        game.play(moves[moves.len() / 2]);
+        while game.is_chance() {
+            game.chance_outcomes(&mut outcomes);
+            game.apply_outcome(outcomes[0].0);
+        }
+        positions.push(game);
+    }
+    let mut input = vec![0.0; positions.len() * G::INPUT_SIZE];
+    for (game, planes) in positions.iter().zip(input.chunks_exact_mut(G::INPUT_SIZE)) {
+        game.encode(planes);
+    }
+    let (mut policy, mut value) = (vec![0.0; positions.len() * G::POLICY_SIZE], vec![0.0; positions.len() * 3]);
+    CpuNet::new(net).forward(&input, positions.len(), &mut policy, &mut value);
+    (policy, value)
+}
+
+fn round_trip<G: Playable>() {
+    let dir = scratch(G::NAME);
+    let (run, net) = run_dir::<G>(&dir);
+    let out = dir.join("exported.safetensors");
+    let info = export(run.root(), &out).unwrap();
+    assert_eq!(info, NetInfo::read(&out).unwrap());
+    assert_eq!(info.config, net.config);
+    assert_eq!(info.encoding_version, Some(ENCODING_VERSION));
+    assert_eq!(info.provenance.generation, Some(3));
+    assert_eq!(info.provenance.training_config.as_deref(), Some(TRAINING_CONFIG));
+    let date = info.provenance.exported.clone().unwrap();
+    assert!(date.len() == 20 && date.starts_with("20") && &date[10..11] == "T" && date.ends_with('Z'), "{date}");
+    let loaded = Net::load::<G>(&out, Some(net.config), &Device::flex()).unwrap();
+    assert_eq!(outputs::<G>(&loaded), outputs::<G>(&net));
+    // A net file of the run gives the same provenance; `train`'s own file stays loadable.
+    let again = export(&run.model(3), &dir.join("again.safetensors")).unwrap();
+    assert_eq!(
+        (again.provenance.generation, again.provenance.training_config),
+        (Some(3), info.provenance.training_config)
+    );
+    assert!(G::player(&format!("net:{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0).is_ok());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_exported_xiangqi_net_loads_back_the_same() {
+    round_trip::<Xiangqi>();
+}
+
+#[test]
+fn an_exported_banqi_net_loads_back_the_same() {
+    round_trip::<Banqi>();
+}
+
+#[test]
+fn export_dates_are_iso_8601_utc() {
+    let leap_day = UNIX_EPOCH + Duration::from_secs(951_782_400 + 3661);
+    assert_eq!(utc_timestamp(leap_day), "2000-02-29T01:01:01Z");
+    assert_eq!(utc_timestamp(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+}
+
+/// Rewrites the metadata of the safetensors file at `path` with `edit`.
+fn edit_metadata(path: &Path, edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>)) {
+    let bytes = std::fs::read(path).unwrap();
+    let length = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let mut header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&bytes[8..8 + length]).unwrap();
+    edit(header["__metadata__"].as_object_mut().unwrap());
+    let header = serde_json::to_vec(&header).unwrap();
+    let mut out = (header.len() as u64).to_le_bytes().to_vec();
+    out.extend(header);
+    out.extend(&bytes[8 + length..]);
+    std::fs::write(path, out).unwrap();
+}
+
+/// Loading `path` as a Xiangqi net fails, through `Net::load` and the `net:` player
+/// alike, in one line naming the file and containing `needle`.
+fn assert_refused(path: &Path, needle: &str) {
+    let errors = [
+        Net::load::<Xiangqi>(path, None, &Device::flex()).err().map(|e| e.to_string()),
+        Xiangqi::player(&format!("net:{}", path.display()).parse().unwrap(), 0).err(),
+    ];
+    for error in errors {
+        let error = error.unwrap_or_else(|| panic!("{} loaded", path.display()));
+        assert!(!error.contains('\n') && error.contains(&path.display().to_string()), "{error}");
+        assert!(error.contains(needle), "`{needle}` not in: {error}");
+    }
+}
+
+#[test]
+fn damaged_foreign_and_re_encoded_files_are_refused_in_one_line() {
+    let dir = scratch("damaged");
+    let (run, _) = run_dir::<Xiangqi>(&dir);
+    let good = dir.join("good.safetensors");
+    export(run.root(), &good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let length = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let file = |name: &str, contents: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    };
+    assert_refused(&file("truncated.safetensors", &bytes[..bytes.len() - 100]), "truncated");
+    assert_refused(&file("header-cut.safetensors", &bytes[..length / 2]), "truncated safetensors header");
+    assert_refused(&file("empty.safetensors", b""), "too short");
+    let garbage: Vec<u8> = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    assert_refused(&file("garbage.safetensors", &garbage), "not a safetensors file");
+    // Bytes flipped in the header: its JSON broken, or an offset changed.
+    let mut flipped = bytes.clone();
+    flipped[8] ^= 0xff;
+    assert_refused(&file("flipped.safetensors", &flipped), "bad header");
+    let text = String::from_utf8_lossy(&bytes[8..8 + length]).into_owned();
+    let at = 8 + text.find("\"data_offsets\":[").unwrap() + "\"data_offsets\":[".len();
+    let mut flipped = bytes.clone();
+    flipped[at] = if flipped[at] == b'9' { b'8' } else { b'9' };
+    assert_refused(&file("offset.safetensors", &flipped), "offset");
+    assert_refused(&file("missing.safetensors", &bytes).with_file_name("nowhere.safetensors"), "cannot read");
+    // Another game, another encoding; no recorded encoding is taken as the current one.
+    let (banqi, _) = run_dir::<Banqi>(&dir.join("banqi"));
+    assert_refused(&banqi.model(3), "is a banqi net, expected a xiangqi net");
+    let re_encoded = file("re-encoded.safetensors", &bytes);
+    let next = (ENCODING_VERSION + 1).to_string();
+    edit_metadata(&re_encoded, |meta| {
+        meta.insert("xiangqi-zero.encoding_version".into(), next.clone().into());
+    });
+    assert_refused(&re_encoded, &format!("is of encoding version {next}, expected version {ENCODING_VERSION}"));
+    let unversioned = file("unversioned.safetensors", &bytes);
+    edit_metadata(&unversioned, |meta| {
+        meta.remove("xiangqi-zero.encoding_version");
+    });
+    assert_eq!(NetInfo::read(&unversioned).unwrap().encoding_version, None);
+    assert!(Net::load::<Xiangqi>(&unversioned, None, &Device::flex()).is_ok());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_export_command_writes_a_file_and_prints_what_it_records() {
+    let dir = scratch("cli");
+    let (run, _) = run_dir::<Xiangqi>(&dir);
+    let out = dir.join("net.safetensors");
+    let binary = env!("CARGO_BIN_EXE_xiangqi-zero");
+    let output = Command::new(binary).arg("export").arg("--checkpoint").arg(run.root()).arg("--out").arg(&out).output();
+    let output = output.unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for needle in ["game: xiangqi", "shape: 1 blocks × 8 channels", "generation: 3", "exported: 20", "    [net]"] {
+        assert!(stdout.contains(needle), "`{needle}` not in:\n{stdout}");
+    }
+    assert!(stdout.contains(&format!("encoding version: {ENCODING_VERSION}")), "{stdout}");
+    let info = Command::new(binary).arg("export").arg("--info").arg(&out).output().unwrap();
+    assert!(info.status.success());
+    assert!(stdout.ends_with(&String::from_utf8_lossy(&info.stdout).into_owned()), "{stdout}");
+    let missing = dir.join("no-such-run");
+    let output = Command::new(binary).arg("export").arg("--checkpoint").arg(&missing).arg("--out").arg(&out).output();
+    let output = output.unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no-such-run") && !stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
