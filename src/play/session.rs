@@ -121,7 +121,7 @@ impl<G: View> Session<'_, G> {
             self.out.flush()?;
             let Some(line) = read_line(input)? else {
                 writeln!(self.out)?;
-                writeln!(self.out, "end of input: game left unfinished after {} plies", self.plies.len())?;
+                writeln!(self.out, "end of input: game left unfinished after {}", plies(self.plies.len()))?;
                 return Ok(());
             };
             if self.setup.echo {
@@ -138,7 +138,7 @@ impl<G: View> Session<'_, G> {
                     return Ok(());
                 }
                 Command::Quit => {
-                    writeln!(self.out, "game left unfinished after {} plies", self.plies.len())?;
+                    writeln!(self.out, "game left unfinished after {}", plies(self.plies.len()))?;
                     return Ok(());
                 }
                 Command::Move(text) => match self.game.parse_move(text) {
@@ -281,7 +281,7 @@ impl<G: View> Session<'_, G> {
                 self.game.apply_outcome(outcome);
             }
         }
-        writeln!(self.out, "took back {taken} {}", if taken == 1 { "ply" } else { "plies" })?;
+        writeln!(self.out, "took back {}", plies(taken))?;
         self.show()
     }
 }
@@ -296,6 +296,11 @@ fn suggest<G: Game>(engine: &mut dyn Engine<G>, game: &G) -> Result<G::Move, Str
         Some(mv) => Err(format!("illegal move `{mv}`")),
         None => Err("no move".to_string()),
     }
+}
+
+/// `1 ply`, `2 plies`.
+fn plies(count: usize) -> String {
+    format!("{count} {}", if count == 1 { "ply" } else { "plies" })
 }
 
 /// The next line of input, invalid UTF-8 replaced; `None` at the end of input.
