@@ -99,7 +99,7 @@ mod tests {
         let plain = strip_escapes(&text);
         let first_rank = plain.lines().nth(1).unwrap();
         assert_eq!(first_rank, "9 車 馬 象 士 將 士 象 馬 車 9");
-        assert_eq!(plain.lines().nth(8).unwrap(), "2 ＋ 炮 ＋ ＋ 炮 ＋ ＋ ＋ ＋ 2");
+        assert_eq!(plain.lines().nth(9).unwrap(), "2 ＋ 炮 ＋ ＋ 炮 ＋ ＋ ＋ ＋ 2");
         assert!(plain.contains("楚 河"));
         // e2 (the cannon) and h2 (now empty) are highlighted, nothing else.
         assert_eq!(text.matches(MARKED).count(), 2);
