@@ -10,6 +10,7 @@ pub mod eval;
 pub mod game;
 pub mod mcts;
 pub mod nn;
+pub mod play;
 pub mod search;
 pub mod selfplay;
 pub mod train;

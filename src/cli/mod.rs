@@ -4,6 +4,7 @@ mod bench;
 mod eval;
 mod export;
 mod perft;
+mod play;
 mod plot;
 mod status;
 mod train;
@@ -29,6 +30,8 @@ enum Command {
     Status(status::Args),
     /// Play a match between two players and report the score and Elo difference.
     Eval(eval::Args),
+    /// Play a game at the terminal: against an engine, another human, or watch two engines.
+    Play(play::Args),
     /// Serve a player as a UCI/UCCI engine on standard input and output.
     Uci(uci::Args),
     /// Train a network from scratch (or resume a run): self-play, training, evaluation.
@@ -58,6 +61,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Status(args) => status::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Play(args) => play::run(args),
         Command::Uci(args) => uci::run(args),
         Command::Train(args) => train::run_train(args),
         Command::Selfplay(args) => train::run_selfplay(args),

@@ -1,0 +1,71 @@
+//! `play`: a game at the terminal — human against engine, human against human on one
+//! keyboard, or engine against engine to watch.
+
+use std::io::IsTerminal;
+
+use anyhow::anyhow;
+use clap::Args as ClapArgs;
+
+use super::GameKind;
+use xiangqi_zero::eval::PlayerSpec;
+use xiangqi_zero::game::banqi::Banqi;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+use xiangqi_zero::play::{play, Setup, Style, View};
+
+/// Arguments of `play`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value_t = GameKind::Xiangqi)]
+    game: GameKind,
+    /// Who plays Red (in Banqi: who moves first, whatever colour the first flip gives):
+    /// `human` or an engine (`alphabeta:depth=4`, `mcts:sims=400`, `net:FILE`, `random`, …).
+    #[arg(long, visible_alias = "first", default_value = "human")]
+    red: String,
+    /// Who plays Black (in Banqi: who moves second): `human` or an engine.
+    #[arg(long, visible_alias = "second", default_value = "human")]
+    black: String,
+    /// The start position: a FEN for Xiangqi, the state text for Banqi; `startpos` is
+    /// the usual start.
+    #[arg(long, default_value = "startpos")]
+    fen: String,
+    /// Seed of the engines' random choices and of Banqi's flips.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_plies: Option<u64>,
+    /// Plain text even on a terminal: FEN letters, no colours.
+    #[arg(long)]
+    plain: bool,
+}
+
+/// Runs `play`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let live = std::io::stdout().is_terminal();
+    let setup = Setup {
+        seats: [seat(&args.red)?, seat(&args.black)?],
+        style: if args.plain || !live { Style::Plain } else { Style::Terminal },
+        live,
+        echo: !std::io::stdin().is_terminal(),
+        seed: args.seed,
+        max_plies: args.max_plies.map(|n| n as usize),
+    };
+    match args.game {
+        GameKind::Xiangqi => session(Xiangqi::from_text(&args.fen)?, &setup),
+        GameKind::Banqi => session(Banqi::from_text(&args.fen)?, &setup),
+    }
+}
+
+/// `None` for a human, else the engine's spec.
+fn seat(text: &str) -> anyhow::Result<Option<PlayerSpec>> {
+    if text.trim() == "human" {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|e: String| anyhow!(e))
+}
+
+fn session<G: View>(start: G, setup: &Setup) -> anyhow::Result<()> {
+    Ok(play(start, setup, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())?)
+}
