@@ -10,9 +10,13 @@ use xiangqi_zero::train::{append_metrics, draw_plots, read_metrics, EloResult, G
 /// A fresh, empty directory for one test, removed when dropped.
 struct TempDir(PathBuf);
 
+/// Tells apart the directories of tests running at once (two may draw the same plots).
+static NEXT_DIR: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("xiangqi-zero-train-plot-{}-{name}", std::process::id()));
+        let unique = NEXT_DIR.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("xiangqi-zero-train-plot-{}-{unique}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
