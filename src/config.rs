@@ -150,9 +150,15 @@ impl RuleSettings {
         let repeater_loses = match self.repetition.as_deref() {
             None | Some("draw") => false,
             Some("repeater-loses") => true,
-            Some(other) => return Err(format!("rules.repetition: Banqi has `draw` or `repeater-loses`, not `{other}`")),
+            Some(other) => {
+                return Err(format!("rules.repetition: Banqi has `draw` or `repeater-loses`, not `{other}`"))
+            }
         };
-        Ok(banqi::Rules { no_progress_plies: self.no_progress_plies, chain_captures: self.chain_captures, repeater_loses })
+        Ok(banqi::Rules {
+            no_progress_plies: self.no_progress_plies,
+            chain_captures: self.chain_captures,
+            repeater_loses,
+        })
     }
 }
 

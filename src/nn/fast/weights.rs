@@ -70,13 +70,13 @@ fn fold(layer: &ConvBn) -> FoldedConv {
     let scale: Vec<f32> = gamma.iter().zip(&var).map(|(g, v)| g / (v + layer.bn.epsilon as f32).sqrt()).collect();
     let bias = (0..output).map(|o| beta[o] - mean[o] * scale[o]).collect();
     let mut weight = vec![0.0; kh * kw * input * output];
-    for o in 0..output {
+    for (o, &scale) in scale.iter().enumerate() {
         for i in 0..input {
             for y in 0..kh {
                 for x in 0..kw {
                     let from = ((o * input + i) * kh + y) * kw + x;
                     let to = ((y * kw + x) * input + i) * output + o;
-                    weight[to] = conv[from] * scale[o];
+                    weight[to] = conv[from] * scale;
                 }
             }
         }

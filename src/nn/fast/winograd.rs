@@ -71,9 +71,9 @@ impl Winograd {
                 for xi in 0..4 {
                     for nu in 0..4 {
                         let mut sum = 0.0;
-                        for a in 0..3 {
-                            for b in 0..3 {
-                                sum += G[xi][a] * g(a, b) * G[nu][b];
+                        for (a, &left) in G[xi].iter().enumerate() {
+                            for (b, &right) in G[nu].iter().enumerate() {
+                                sum += left * g(a, b) * right;
                             }
                         }
                         u[((xi * 4 + nu) * input + i) * output + o] = sum;
