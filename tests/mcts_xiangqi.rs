@@ -196,7 +196,8 @@ fn sampling_at_high_temperature_never_plays_a_move_seen_to_lose() {
     let mut replay = game.clone();
     replay.play(losing);
     assert_eq!(replay.status().value_for(xiangqi_zero::game::Player::First), Some(1.0));
-    let config = SearchConfig { simulations: 64, temperature: 100.0, temperature_end: 100.0, ..SearchConfig::default() };
+    let config =
+        SearchConfig { simulations: 64, temperature: 100.0, temperature_end: 100.0, ..SearchConfig::default() };
     let mut seen_losing_visited = false;
     for seed in 0..40 {
         let mut search = Search::new(game.clone(), config.clone(), seed);

@@ -95,8 +95,11 @@ impl<G: Encoding> Collector<G> {
                     // Over before its first move: nothing to learn, nothing to record.
                     return;
                 }
+                // A game cut off at the ply limit has no result to learn from: its samples
+                // teach the policy only.
+                let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
                 for record in &moves {
-                    self.push_sample(record, over.winner);
+                    self.push_sample(record, outcome);
                 }
                 self.games_waiting += 1;
                 self.pgn += &self.record(&moves, &over).to_pgn(&self.event);
@@ -115,18 +118,20 @@ impl<G: Encoding> Collector<G> {
         }
     }
 
-    /// The sample of one searched move of a game `winner` won (`None`: drawn).
-    fn push_sample(&mut self, record: &MoveRecord<G>, winner: Option<Player>) {
+    /// The sample of one searched move of a game `winner` won (`Some(None)`: drawn;
+    /// `None`: no result, an all-zero outcome that the value loss ignores).
+    fn push_sample(&mut self, record: &MoveRecord<G>, outcome: Option<Option<Player>>) {
         let position = &record.position;
         position.encode(&mut self.planes);
         self.policy.clear();
         self.policy.extend(
             record.result.moves.iter().filter(|m| m.policy > 0.0).map(|m| (position.move_label(m.mv), m.policy)),
         );
-        let outcome = match winner {
-            None => [0.0, 1.0, 0.0],
-            Some(player) if player == position.to_move() => [1.0, 0.0, 0.0],
-            Some(_) => [0.0, 0.0, 1.0],
+        let outcome = match outcome {
+            None => [0.0; 3],
+            Some(None) => [0.0, 1.0, 0.0],
+            Some(Some(player)) if player == position.to_move() => [1.0, 0.0, 0.0],
+            Some(Some(_)) => [0.0, 0.0, 1.0],
         };
         let wdl = record.result.wdl;
         let targets =

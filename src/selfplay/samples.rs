@@ -37,7 +37,8 @@ impl SampleShape {
 /// What a sample teaches besides the policy, from the view of the player to move.
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
 pub struct Targets {
-    /// The game's final outcome: win, draw, loss (one of them 1).
+    /// The game's final outcome: win, draw, loss (one of them 1); all 0 for a game cut
+    /// off at the ply limit, whose result is unknown (the value loss ignores it).
     pub outcome: [f32; 3],
     /// The search's value at the root: win, draw, loss probabilities.
     pub root: [f32; 3],
