@@ -46,3 +46,21 @@ fn bad_specs_say_what_is_wrong() {
         let _ = text.parse::<PlayerSpec>();
     }
 }
+
+#[test]
+fn net_specs_take_search_options_and_a_device() {
+    match "net(sims=50,batch=8,device=cpu):models/gen0003.safetensors".parse() {
+        Ok(PlayerSpec::Net { path, config, device }) => {
+            assert_eq!(path, std::path::PathBuf::from("models/gen0003.safetensors"));
+            assert_eq!((config.simulations, config.batch_size, device.as_str()), (50, 8, "cpu"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!("net:a.safetensors".parse(), Ok(PlayerSpec::Net { device, .. }) if device == "cpu"));
+    assert!(error("net:").contains("no network file"));
+    assert!(error("net(eval=material):a.safetensors").contains("evaluator is its net"));
+    assert!(error("net(device=gpu):a.safetensors").contains("bad device"));
+    if !cfg!(any(feature = "cuda", feature = "wgpu")) {
+        assert!(error("net(device=0):a.safetensors").contains("--features cuda"));
+    }
+}

@@ -4,7 +4,7 @@
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
 //! - `mcts[:sims=N][,eval=uniform|material][,batch=B][,root=puct|gumbel]` — Monte Carlo
 //!   tree search with a built-in evaluator (800 simulations and `material` by default);
-//! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel):PATH` — a trained network
+//! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N):PATH` — a trained network
 //!   (safetensors from `train`) searched by MCTS (800 simulations by default);
 //! - `uci:COMMAND`, `ucci:COMMAND`, or with options
 //!   `uci(ranks=1,ms=N,depth=N,nodes=N,option.NAME=VALUE):COMMAND` — an external Xiangqi
@@ -51,6 +51,8 @@ pub enum PlayerSpec {
         path: PathBuf,
         /// The search's settings.
         config: SearchConfig,
+        /// `cpu`, or the GPU index the net runs on.
+        device: String,
     },
     /// `mcts:…`.
     Mcts {
@@ -116,8 +118,8 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::Mcts { config, evaluator })
             }
             "net" => {
-                let (path, config) = net::parse(rest, text)?;
-                Ok(PlayerSpec::Net { path, config })
+                let (path, config, device) = net::parse(rest, text)?;
+                Ok(PlayerSpec::Net { path, config, device })
             }
             "uci" | "ucci" => engine(kind, rest, text),
             _ => Err(format!(
@@ -203,7 +205,7 @@ impl Playable for Xiangqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
-            PlayerSpec::Net { path, config } => net_player(path, config, seed)?,
+            PlayerSpec::Net { path, config, device } => net_player(path, config, device, seed)?,
         })
     }
 }
@@ -215,7 +217,7 @@ impl Playable for Banqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
-            PlayerSpec::Net { path, config } => net_player(path, config, seed)?,
+            PlayerSpec::Net { path, config, device } => net_player(path, config, device, seed)?,
         })
     }
 }

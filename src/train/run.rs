@@ -221,7 +221,11 @@ fn evaluate_net<G: TrainableGame>(
 ) -> Result<Vec<EloResult>, RunError> {
     let e = &config.evaluation;
     let search = SearchConfig { simulations: e.simulations, ..SearchConfig::default() };
-    let net = |generation: u32| PlayerSpec::Net { path: dir.model(generation), config: search.clone() };
+    let net = |generation: u32| PlayerSpec::Net {
+        path: dir.model(generation),
+        config: search.clone(),
+        device: "cpu".to_string(),
+    };
     let baseline =
         PlayerSpec::AlphaBeta { limits: Limits { depth: Some(e.alphabeta_depth), ..Limits::default() }, hash_mb: 16 };
     let mut opponents = vec![(format!("alphabeta:depth={}", e.alphabeta_depth), baseline)];
