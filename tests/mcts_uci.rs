@@ -41,7 +41,8 @@ fn go_movetime_and_infinite_are_bounded_by_time() {
     let output = engine_output("uci\nposition startpos moves h2e2\ngo movetime 300\n");
     legal_bestmove(&output);
     let elapsed = started.elapsed().as_millis();
-    assert!((250..3000).contains(&elapsed), "{elapsed} ms");
+    // The search stops before an evaluator call that would run past the deadline.
+    assert!((100..3000).contains(&elapsed), "{elapsed} ms");
     let output = engine_output("uci\nposition startpos moves h2e2\ngo infinite\nisready\nstop\nquit\n");
     legal_bestmove(&output);
 }
