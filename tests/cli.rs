@@ -94,3 +94,10 @@ fn moves_after_the_end_are_refused() {
     let fen = "6b2/5k3/8r/4n1P2/9/9/p8/3KB4/9/9 b - - 6 40";
     assert_fails(&["status", "--fen", fen, "--moves", "i7d7", "d2d1"], "already over");
 }
+
+#[test]
+fn eval_refuses_a_repetition_rule_the_game_does_not_have() {
+    assert_fails(&["eval", "--a", "random", "--b", "random", "--games", "2", "--repetition", "sometimes"], "repetition");
+    let banqi = ["eval", "--game", "banqi", "--a", "random", "--b", "random", "--games", "2", "--repetition", "asian"];
+    assert_fails(&banqi, "Banqi has `draw` or `repeater-loses`");
+}

@@ -11,7 +11,8 @@ use xiangqi_zero::eval::{
     banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
     xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, PlayerSpec, Sprt, Start,
 };
-use xiangqi_zero::game::xiangqi::{Rules, Xiangqi};
+use xiangqi_zero::config::RuleSettings;
+use xiangqi_zero::game::xiangqi::Xiangqi;
 
 /// Arguments of `eval`.
 #[derive(ClapArgs, Debug)]
@@ -46,6 +47,10 @@ pub struct Args {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// What a threefold repetition means: Xiangqi `asian` (default), `repeater-loses` or
+    /// `draw`; Banqi `draw` (default) or `repeater-loses` — as the net was trained.
+    #[arg(long)]
+    repetition: Option<String>,
     /// Seed of random players and of Banqi flips.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -66,10 +71,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
+    let rules = RuleSettings { repetition: args.repetition.clone(), ..RuleSettings::default() };
     let result = match args.game {
-        GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref())?, &config),
+        GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config),
         GameKind::Banqi => {
-            run_match(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, Default::default()), &config)
+            let rules = rules.banqi().map_err(|e| anyhow!(e))?;
+            run_match(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, rules), &config)
         }
     }
     .map_err(|e| anyhow!(e))?;
@@ -78,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The openings as start positions, each played with both colours.
-fn xiangqi_starts(file: Option<&std::path::Path>) -> anyhow::Result<Vec<Start<Xiangqi>>> {
+fn xiangqi_starts(file: Option<&std::path::Path>, rules: &RuleSettings) -> anyhow::Result<Vec<Start<Xiangqi>>> {
     let openings: Vec<OwnedOpening> = match file {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -86,7 +93,7 @@ fn xiangqi_starts(file: Option<&std::path::Path>) -> anyhow::Result<Vec<Start<Xi
         }
         None => builtin_openings().iter().map(OwnedOpening::from).collect(),
     };
-    starts_of(&openings, Rules::default()).map_err(|e| anyhow!(e))
+    starts_of(&openings, rules.xiangqi().map_err(|e| anyhow!(e))?).map_err(|e| anyhow!(e))
 }
 
 fn print_table(result: &MatchResult, sprt: Option<&Sprt>) {
