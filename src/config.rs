@@ -170,11 +170,15 @@ pub struct RunSettings {
     pub generations: u32,
     /// Self-play games per generation.
     pub games_per_generation: u64,
+    /// The first this many generations play with the built-in material heuristic
+    /// (`mcts::MaterialEvaluator`) instead of the net, so that a net from scratch first
+    /// learns from games decided by material rather than from a random net's shuffling.
+    pub bootstrap_generations: u32,
 }
 
 impl Default for RunSettings {
     fn default() -> Self {
-        RunSettings { generations: 20, games_per_generation: 100 }
+        RunSettings { generations: 20, games_per_generation: 100, bootstrap_generations: 0 }
     }
 }
 

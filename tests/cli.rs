@@ -97,7 +97,10 @@ fn moves_after_the_end_are_refused() {
 
 #[test]
 fn eval_refuses_a_repetition_rule_the_game_does_not_have() {
-    assert_fails(&["eval", "--a", "random", "--b", "random", "--games", "2", "--repetition", "sometimes"], "repetition");
+    assert_fails(
+        &["eval", "--a", "random", "--b", "random", "--games", "2", "--repetition", "sometimes"],
+        "repetition",
+    );
     let banqi = ["eval", "--game", "banqi", "--a", "random", "--b", "random", "--games", "2", "--repetition", "asian"];
     assert_fails(&banqi, "Banqi has `draw` or `repeater-loses`");
 }

@@ -28,6 +28,7 @@ channels = 16
 [run]
 generations = 2
 games_per_generation = {games}
+bootstrap_generations = 1
 
 [search]
 simulations = 8

@@ -7,11 +7,11 @@ use anyhow::{anyhow, Context};
 use clap::Args as ClapArgs;
 
 use super::GameKind;
+use xiangqi_zero::config::RuleSettings;
 use xiangqi_zero::eval::{
     banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
     xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, PlayerSpec, Sprt, Start,
 };
-use xiangqi_zero::config::RuleSettings;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 
 /// Arguments of `eval`.

@@ -10,12 +10,11 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 
 use super::collector::{Collector, Tally};
-use super::evaluator::NetEvaluator;
 use super::progress::{SelfPlayProgress, SelfPlayReport};
 use super::settings::SelfPlaySettings;
 use super::shard::ShardError;
 use super::threads::on_worker_threads;
-use crate::mcts::{Driver, SearchConfig};
+use crate::mcts::{Driver, Evaluator, SearchConfig};
 use crate::nn::Encoding;
 
 /// The games a self-play run is to play, and where their shards go.
@@ -40,7 +39,8 @@ struct WorkerDone {
     stopped: bool,
 }
 
-/// Plays `job.games` games of self-play with `evaluator` (cloned for each worker) under
+/// Plays `job.games` games of self-play with `evaluator` (a network's, or a built-in
+/// heuristic's; cloned for each worker) under
 /// `search` and `settings`, writing them to `job.out_dir` as shards named
 /// `{prefix}-{unix millis}-{pid}-{worker}-{seq}.npz`, each with its games as `.pgn`
 /// beside it, and adding to `progress` as it goes.
@@ -50,8 +50,8 @@ struct WorkerDone {
 /// A shard that cannot be written stops every worker and is the error returned. A game
 /// over before its first move counts towards `job.games` but is not written (it has no
 /// sample), so the report's `games` can fall short of `job.games` only then or on a stop.
-pub fn play_games<G: Encoding>(
-    evaluator: NetEvaluator<G>,
+pub fn play_games<G: Encoding, E: Evaluator<G> + Clone + Send + Sync>(
+    evaluator: E,
     search: &SearchConfig,
     settings: &SelfPlaySettings,
     job: &SelfPlayJob<G>,
@@ -91,8 +91,8 @@ pub fn play_games<G: Encoding>(
 
 /// Worker `worker`'s share: `games` games, until done, stopped, or another worker failed.
 #[allow(clippy::too_many_arguments)] // the run's settings, passed through from `play_games`
-fn run_worker<G: Encoding>(
-    evaluator: NetEvaluator<G>,
+fn run_worker<G: Encoding, E: Evaluator<G>>(
+    evaluator: E,
     search: &SearchConfig,
     settings: &SelfPlaySettings,
     job: &SelfPlayJob<G>,

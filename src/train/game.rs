@@ -9,12 +9,14 @@ use crate::config::Config;
 use crate::eval::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Playable, Start};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
+use crate::mcts::Material;
 
 /// How self-play starts each game.
 pub type NewGame<G> = Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>;
 
-/// A game `train` can run: encodable for the net, playable in the arena.
-pub trait TrainableGame: Playable + Send + Sync + 'static {
+/// A game `train` can run: encodable for the net, playable in the arena, with a material
+/// count for the bootstrap generations.
+pub trait TrainableGame: Playable + Material + Send + Sync + 'static {
     /// Self-play's start of a game under the config's rules.
     fn new_game(config: &Config) -> Result<NewGame<Self>, String>;
 

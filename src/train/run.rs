@@ -20,7 +20,7 @@ use super::run_dir::{generation_name, RunDir, RunState};
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
 use crate::eval::{run_match, MatchConfig, PlayerSpec};
-use crate::mcts::SearchConfig;
+use crate::mcts::{MaterialEvaluator, SearchConfig};
 use crate::nn::{Net, NetConfig};
 use crate::search::Limits;
 use crate::selfplay::{
@@ -109,10 +109,18 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             prefix: prefix.clone(),
             seed: config.seed.wrapping_add(u64::from(g) << 32).wrapping_add(done_games),
         };
-        let evaluator = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
-        let selfplay = with_selfplay_bar(options.progress, job.games, |progress| {
-            play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, progress)
-        })
+        // The first generations may play with the material heuristic instead of the random
+        // net, so that the value head first sees games decided by material.
+        let selfplay = if g <= config.run.bootstrap_generations {
+            with_selfplay_bar(options.progress, job.games, |progress| {
+                play_games(MaterialEvaluator::default(), &config.search, &config.selfplay, &job, options.stop, progress)
+            })
+        } else {
+            let evaluator = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
+            with_selfplay_bar(options.progress, job.games, |progress| {
+                play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, progress)
+            })
+        }
         .map_err(fail)?;
         if selfplay.stopped {
             return Ok(RunEnd::Stopped { generation: state.generation });
