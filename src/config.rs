@@ -240,8 +240,9 @@ impl Config {
     }
 
     /// The config as TOML, every key written out (the run directory's copy).
-    pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("a config is plain data")
+    pub fn to_toml(&self) -> Result<String, ConfigError> {
+        toml::to_string(self)
+            .map_err(|e| ConfigError { file: self.name.clone(), why: format!("cannot write as TOML: {e}") })
     }
 
     /// Checks every value is in range; the message names the key.

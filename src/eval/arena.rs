@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 use super::{GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
 use crate::atomic::write_atomically;
-use crate::game::{Game, Player as Seat, Status};
+use crate::game::{sample_outcome, Game, Player as Seat, Status};
 use crate::search::Limits;
 
 /// Where a pair of games starts: a position, the opening's name, and the seed of the
@@ -281,23 +281,10 @@ fn play_game<'p, G: Game>(
         let mut outcomes = Vec::new();
         while game.is_chance() {
             game.chance_outcomes(&mut outcomes);
-            let outcome = sample(&outcomes, &mut rng);
+            let outcome = sample_outcome(&outcomes, &mut rng);
             text += &format!(":{outcome}");
             game.apply_outcome(outcome);
         }
         moves.push(text);
     }
-}
-
-/// Draws one outcome by its probability.
-fn sample<O: Copy>(outcomes: &[(O, f32)], rng: &mut StdRng) -> O {
-    let total: f32 = outcomes.iter().map(|(_, p)| p).sum();
-    let mut pick = rng.random::<f32>() * total;
-    for &(outcome, p) in outcomes {
-        if pick < p {
-            return outcome;
-        }
-        pick -= p;
-    }
-    outcomes[outcomes.len() - 1].0
 }

@@ -11,10 +11,13 @@
 //!   sampled by self-play. Xiangqi has no chance points.
 
 pub mod banqi;
+mod chance;
 mod move_list;
 pub mod perft;
 mod splitmix;
 pub mod xiangqi;
+
+pub use chance::sample_outcome;
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;

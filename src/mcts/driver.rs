@@ -9,9 +9,9 @@ use rand::{Rng, SeedableRng};
 
 use super::config::SearchConfig;
 use super::evaluator::{Batch, Evaluator};
-use super::noise::sample_outcome;
 use super::result::SearchResult;
 use super::search::Search;
+use crate::game::sample_outcome;
 use crate::game::{EndReason, Game, Player, Status};
 
 /// One searched move of a game.

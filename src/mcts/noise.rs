@@ -49,19 +49,6 @@ pub fn dirichlet<R: Rng + ?Sized>(rng: &mut R, alpha: f32, out: &mut [f32]) {
     }
 }
 
-/// Draws one of `outcomes` (each with its probability) — how self-play and rollouts
-/// resolve a chance point.
-pub fn sample_outcome<O: Copy, R: Rng + ?Sized>(outcomes: &[(O, f32)], rng: &mut R) -> O {
-    let mut pick = rng.random::<f32>() * outcomes.iter().map(|(_, p)| p).sum::<f32>();
-    for &(outcome, p) in outcomes {
-        if pick < p {
-            return outcome;
-        }
-        pick -= p;
-    }
-    outcomes[outcomes.len() - 1].0
-}
-
 /// A draw from the standard Gumbel distribution, `−ln(−ln U)`.
 pub fn gumbel<R: Rng + ?Sized>(rng: &mut R) -> f32 {
     let u: f64 = rng.random::<f64>().clamp(1e-12, 1.0 - 1e-12);

@@ -5,7 +5,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::evaluator::{Batch, Evaluator, Wdl};
-use super::noise::sample_outcome;
+use crate::game::sample_outcome;
 use crate::game::Game;
 
 /// Flat priors; the value is 0, or with `rollout_plies` > 0 the result of one random

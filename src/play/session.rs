@@ -5,13 +5,12 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use rand::rngs::StdRng;
-use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 
 use super::command::{help, Command};
 use super::{Ending, Style, View};
 use crate::eval::{Player as Engine, PlayerSpec};
-use crate::game::{Game, GameError, Player as Seat, Status};
+use crate::game::{sample_outcome, Game, GameError, Player as Seat, Status};
 use crate::search::Limits;
 
 /// The engine that gives hints when no seat has one.
@@ -214,7 +213,7 @@ impl<G: View> Session<'_, G> {
         let mut choices = Vec::new();
         while self.game.is_chance() {
             self.game.chance_outcomes(&mut choices);
-            let outcome = choices.choose_weighted(&mut self.rng, |(_, p)| *p).expect("a chance point has outcomes").0;
+            let outcome = sample_outcome(&choices, &mut self.rng);
             self.game.apply_outcome(outcome);
             outcomes.push(outcome);
             self.reveal(mv, outcome)?;

@@ -88,7 +88,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             (trainer, state)
         }
     };
-    dir.write_config(&config.to_toml()).map_err(fail)?;
+    dir.write_config(&config.to_toml().map_err(fail)?).map_err(fail)?;
     let new_game = G::new_game(config).map_err(RunError)?;
     let sample_shape = SampleShape::of::<G>();
     let mut window = Window::new(&dir.games(), sample_shape);
