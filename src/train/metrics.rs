@@ -175,11 +175,8 @@ pub fn append_metrics(path: &Path, metrics: &GenerationMetrics) -> Result<(), Me
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    let line = serde_json::to_string(metrics)
-        .map_err(|source| MetricsError::Write { path: path.to_path_buf(), source: source.into() })?;
-    text.push_str(&line);
-    text.push('\n');
-    write_atomically(path, &text).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
+    push_line(&mut text, path, metrics)?;
+    write_text(path, &text)
 }
 
 /// Drops the lines of generations after `generation` (those of a generation that was in
@@ -191,12 +188,23 @@ pub fn truncate_metrics(path: &Path, generation: u32) -> Result<(), MetricsError
     }
     let mut text = String::new();
     for metrics in all.iter().filter(|m| m.generation <= generation) {
-        let line = serde_json::to_string(metrics)
-            .map_err(|source| MetricsError::Write { path: path.to_path_buf(), source: source.into() })?;
-        text.push_str(&line);
-        text.push('\n');
+        push_line(&mut text, path, metrics)?;
     }
-    write_atomically(path, &text).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
+    write_text(path, &text)
+}
+
+/// Appends `metrics` as one JSON line to `text`, the future contents of `path`.
+fn push_line(text: &mut String, path: &Path, metrics: &GenerationMetrics) -> Result<(), MetricsError> {
+    let line = serde_json::to_string(metrics)
+        .map_err(|source| MetricsError::Write { path: path.to_path_buf(), source: source.into() })?;
+    text.push_str(&line);
+    text.push('\n');
+    Ok(())
+}
+
+/// Replaces the metrics file with `text`, atomically.
+fn write_text(path: &Path, text: &str) -> Result<(), MetricsError> {
+    write_atomically(path, text).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
 }
 
 /// The file's text; empty when it does not exist.
