@@ -207,3 +207,44 @@ fn sampling_at_high_temperature_never_plays_a_move_seen_to_lose() {
     }
     assert!(seen_losing_visited, "the losing move was never searched: the test shows nothing");
 }
+
+#[test]
+fn a_batched_search_does_not_pour_its_budget_into_a_move_that_loses_at_once() {
+    use xiangqi_zero::game::xiangqi::{Move, RepetitionRule, Rules};
+    use xiangqi_zero::mcts::{Batch, Evaluator, Wdl};
+    // The position of the test above: Black's d8d9 repeats the start a third time and
+    // loses. A net that likes that move (prior 0.9) must still see it lose after its one
+    // visit, whether the search takes one leaf at a time or batches (where the other
+    // moves wait under virtual loss and a known end looks better than they do).
+    struct LikesLosing(Move);
+    impl Evaluator<Xiangqi> for LikesLosing {
+        fn evaluate(&mut self, batch: &mut Batch<Xiangqi>) {
+            for i in 0..batch.len() {
+                let moves = batch.moves(i).to_vec();
+                let liked = moves.contains(&self.0);
+                let rest = if liked { 0.1 / (moves.len() - 1).max(1) as f32 } else { 1.0 / moves.len() as f32 };
+                for (mv, p) in moves.iter().zip(batch.priors_mut(i)) {
+                    *p = if *mv == self.0 { 0.9 } else { rest };
+                }
+                batch.set_value(i, Wdl::DRAW);
+            }
+        }
+    }
+    let rules = Rules { repetition: RepetitionRule::RepeaterLoses, ..Rules::default() };
+    let mut game = Xiangqi::from_fen("3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1", rules).unwrap();
+    for mv in ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8"] {
+        game.play(game.parse_move(mv).unwrap());
+    }
+    let losing = game.parse_move("d8d9").unwrap();
+    let visits_of_losing = |batch_size: usize| {
+        let config = SearchConfig { simulations: 100, batch_size, ..SearchConfig::default() };
+        let mut search = Search::new(game.clone(), config, 1);
+        let result = search.run(&mut LikesLosing(losing), &Budget::simulations(100));
+        search.validate().unwrap();
+        assert_ne!(result.best, Some(losing), "batch {batch_size}");
+        result.moves.iter().find(|m| m.mv == losing).unwrap().visits
+    };
+    for batch_size in [1, 16, 64] {
+        assert_eq!(visits_of_losing(batch_size), 1, "batch {batch_size}");
+    }
+}

@@ -333,6 +333,14 @@ impl<G: Game> Search<G> {
                     }
                 },
                 NodeKind::Chance => select::chance(&self.tree, node),
+                // Revisiting a known end while leaves wait for the evaluator would be
+                // chosen only because virtual loss hides the waiting moves: a move that
+                // loses at once would soak up the whole budget (and the policy target).
+                // It counts as a collision instead, and is visited again after the batch.
+                NodeKind::Terminal if !self.pending.is_empty() => {
+                    self.undo_descent();
+                    return Descent::Collision;
+                }
                 NodeKind::Terminal => {
                     let (raw, draw) = (self.tree[node].raw, self.tree[node].draw);
                     self.finish_simulation(raw, if draw { 1.0 } else { 0.0 });

@@ -2,7 +2,7 @@
 //! decision nodes, and the deterministic low-variance rule at chance nodes.
 
 use super::config::SearchConfig;
-use super::node::sign;
+use super::node::{sign, NodeKind};
 use super::tree::Tree;
 
 /// PUCT's exploration constant at a node whose children have `visits` visits in all.
@@ -18,8 +18,11 @@ pub fn c_puct(config: &SearchConfig, visits: f32) -> f32 {
 /// The child of decision node `node` maximizing `Q + c·P·√N / (1 + n)`, where visits in
 /// flight count as visits that lost `virtual_loss`, and an unvisited child is valued at
 /// the parent's Q less `fpu_reduction · √(prior mass visited)`. With `forced_k`, a child
-/// below its forced playouts `√(k·P·N)` is taken first (KataGo). Returns the child's
-/// position among the children.
+/// below its forced playouts `√(k·P·N)` is taken first (KataGo). A child seen to end the
+/// game in the mover's loss is never taken again while another child is left (the
+/// one-ply case of an MCTS solver): however high its prior, its visits would only drag
+/// the parent's value, the first-play urgency and the policy target towards a known
+/// loss. Returns the child's position among the children.
 #[inline]
 pub fn puct<M: Copy, O: Copy>(
     tree: &Tree<M, O>,
@@ -44,6 +47,9 @@ pub fn puct<M: Copy, O: Copy>(
     let mut unvisited = (usize::MAX, f32::NEG_INFINITY);
     let mut visited_prior = 0.0;
     for (i, child) in tree.children(node).iter().enumerate() {
+        if child.kind == NodeKind::Terminal && child.q(parent.mover).is_some_and(|q| q <= -0.999) {
+            continue;
+        }
         let n = child.visits_in_flight();
         if let Some(forced) = forced {
             if (n as f32) * (n as f32) < forced * child.prior {
