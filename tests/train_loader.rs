@@ -2,7 +2,7 @@
 //! symmetry — planes equal to the encoding of the transformed position, the policy target
 //! at the transformed position's labels of the transformed moves (summing to 1), the
 //! policy weight set only for fully searched samples, the outcome as written — and every
-//! symmetry turns up.
+//! symmetry turns up; value targets mix in the root value as the settings say.
 
 mod train_common;
 
@@ -12,7 +12,7 @@ use train_common::{banqi_samples, shard, temp_dir, xiangqi_samples, Case};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::Encoding;
-use xiangqi_zero::selfplay::{SampleShape, Samples};
+use xiangqi_zero::selfplay::{SampleShape, Samples, Targets};
 use xiangqi_zero::train::{make_batch, TrainSettings, Window};
 
 /// A window over one shard of `samples`.
@@ -29,7 +29,8 @@ fn window_of<G: Encoding>(samples: &Samples, name: &str) -> Window {
 /// was seen.
 fn check_batch<G: Encoding>(window: &Window, cases: &[Case], symmetries: bool) -> Vec<usize> {
     let size = 300;
-    let batch = make_batch::<G>(window, size, symmetries, &mut StdRng::seed_from_u64(5));
+    let settings = TrainSettings { batch_size: size, symmetries, ..TrainSettings::default() };
+    let batch = make_batch::<G>(window, &settings, &mut StdRng::seed_from_u64(5));
     assert_eq!(
         (batch.size, batch.planes.len(), batch.policy.len()),
         (size, size * G::INPUT_SIZE, size * G::POLICY_SIZE)
@@ -70,4 +71,34 @@ fn banqi_rows_are_samples_under_one_of_the_four_symmetries() {
     let window = window_of::<Banqi>(&samples, "loader-banqi");
     let seen = check_batch::<Banqi>(&window, &cases, true);
     assert!(seen.iter().all(|&n| n > 0), "symmetries seen: {seen:?}");
+}
+
+#[test]
+fn value_targets_mix_the_outcome_with_the_root_value() {
+    // One finished game's sample (Red won) and one from a game cut at the ply limit (no
+    // outcome), each with its search's root value.
+    let mut samples = Samples::new(SampleShape::of::<Xiangqi>());
+    let planes = vec![0.0; Xiangqi::INPUT_SIZE];
+    let won = Targets { outcome: [1.0, 0.0, 0.0], root: [0.2, 0.3, 0.5], full: true, ply: 0 };
+    let cut = Targets { outcome: [0.0; 3], root: [0.6, 0.2, 0.2], full: true, ply: 1 };
+    samples.push(&planes, &[(0, 1.0)], won);
+    samples.push(&planes, &[(1, 1.0)], cut);
+    let window = window_of::<Xiangqi>(&samples, "loader-value-mix");
+    // By hand: at w = 0.25, 0.75·(1, 0, 0) + 0.25·(0.2, 0.3, 0.5) = (0.8, 0.075, 0.125);
+    // the cut game's target is its root value; at w = 0 the outcome alone, and none.
+    for (weight, expected_won, expected_cut) in
+        [(0.25, [0.8, 0.075, 0.125], [0.6, 0.2, 0.2]), (0.0, [1.0, 0.0, 0.0], [0.0; 3])]
+    {
+        let settings = TrainSettings { batch_size: 64, symmetries: false, root_value_weight: weight, ..TrainSettings::default() };
+        let batch = make_batch::<Xiangqi>(&window, &settings, &mut StdRng::seed_from_u64(9));
+        let mut seen = [false; 2];
+        for row in 0..batch.size {
+            let value = &batch.value[row * 3..row * 3 + 3];
+            let cut_row = batch.policy[row * Xiangqi::POLICY_SIZE + 1] > 0.0;
+            let expected = if cut_row { expected_cut } else { expected_won };
+            seen[cut_row as usize] = true;
+            assert!(value.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-6), "w {weight}: {value:?}, want {expected:?}");
+        }
+        assert_eq!(seen, [true, true]);
+    }
 }

@@ -304,7 +304,7 @@ fn train(runs: u32, steps: u64) -> anyhow::Result<()> {
 
     let device = burn::tensor::Device::flex().autodiff();
     let mut trainer = Trainer::new(Net::new(config, &device), &settings);
-    let batch = make_batch::<Xiangqi>(&window, settings.batch_size, true, &mut rand::rng());
+    let batch = make_batch::<Xiangqi>(&window, &settings, &mut rand::rng());
     let (stop, bar) = (AtomicBool::new(false), indicatif::ProgressBar::hidden());
     let threads = rayon::current_num_threads();
     println!(

@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 
 use super::{TrainSettings, Window};
 use crate::nn::{transform_planes, Encoding};
+use crate::selfplay::Targets;
 
 /// A batch as the net takes it, sample after sample.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,10 +35,12 @@ fn batch_rng(seed: u64, step: u64) -> StdRng {
     StdRng::seed_from_u64(seed ^ step.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// A batch of `size` samples drawn uniformly from `window` (which must not be empty) with
-/// `rng`, each under a random symmetry of `G` when `symmetries` is set.
-pub fn make_batch<G: Encoding>(window: &Window, size: usize, symmetries: bool, rng: &mut impl Rng) -> Batch {
+/// A batch of `settings.batch_size` samples drawn uniformly from `window` (which must not
+/// be empty) with `rng`, each under a random symmetry of `G` when `settings.symmetries` is
+/// set, with value targets mixed as `settings.root_value_weight` says.
+pub fn make_batch<G: Encoding>(window: &Window, settings: &TrainSettings, rng: &mut impl Rng) -> Batch {
     assert!(!window.is_empty(), "a batch from an empty window");
+    let TrainSettings { batch_size: size, symmetries, root_value_weight, .. } = *settings;
     let mut batch = Batch {
         size,
         planes: vec![0.0; size * G::INPUT_SIZE],
@@ -59,9 +62,18 @@ pub fn make_batch<G: Encoding>(window: &Window, size: usize, symmetries: bool, r
         }
         let targets = samples.targets(i);
         batch.policy_weight.push(if targets.full && sum > 0.0 { 1.0 } else { 0.0 });
-        batch.value.extend(targets.outcome);
+        batch.value.extend(value_target(&targets, root_value_weight));
     }
     batch
+}
+
+/// The value target of a sample: its game's outcome and its root value mixed,
+/// `(1 − w)·outcome + w·root`; for a game cut before its end (no outcome), the root value
+/// when `w > 0`, else nothing (all 0: no value loss).
+fn value_target(targets: &Targets, root_weight: f32) -> [f32; 3] {
+    let has_outcome = targets.outcome.iter().sum::<f32>() > 0.0;
+    let w = if has_outcome { root_weight } else if root_weight > 0.0 { 1.0 } else { 0.0 };
+    std::array::from_fn(|i| (1.0 - w) * targets.outcome[i] + w * targets.root[i])
 }
 
 /// Spawns, in `scope`, a thread that prepares the batches of global steps `first_step..`
@@ -75,10 +87,10 @@ pub fn spawn_loader<'scope, 'env, G: Encoding>(
     count: u64,
 ) -> Receiver<Batch> {
     let (sender, receiver) = crossbeam_channel::bounded(settings.prefetch);
-    let TrainSettings { batch_size, symmetries, seed, .. } = *settings;
+    let settings = settings.clone();
     scope.spawn(move || {
         for step in first_step..first_step + count {
-            let batch = make_batch::<G>(window, batch_size, symmetries, &mut batch_rng(seed, step));
+            let batch = make_batch::<G>(window, &settings, &mut batch_rng(settings.seed, step));
             if sender.send(batch).is_err() {
                 break;
             }

@@ -77,6 +77,10 @@ pub struct TrainSettings {
     pub prefetch: usize,
     /// Whether each sample is shown under a random board symmetry (data augmentation).
     pub symmetries: bool,
+    /// The share of the search's root value in the value target, the rest being the
+    /// game's outcome (0: AlphaZero's pure outcome). A game cut before its end has no
+    /// outcome: its samples' target is then the root value alone, or none at 0.
+    pub root_value_weight: f32,
     /// Seed of the loader's sampling (combined with the global step, so a resumed run
     /// draws the batches it would have drawn).
     pub seed: u64,
@@ -105,6 +109,7 @@ impl Default for TrainSettings {
             window_max: 2_000_000,
             prefetch: 4,
             symmetries: true,
+            root_value_weight: 0.0,
             seed: 0,
         }
     }
@@ -117,6 +122,7 @@ impl TrainSettings {
             |ok: bool, key: &str, want: &str| if ok { Ok(()) } else { Err(format!("train.{key} must be {want}")) };
         let finite = |x: f64| x.is_finite();
         check(self.batch_size >= 1, "batch_size", "at least 1")?;
+        check((0.0..=1.0).contains(&self.root_value_weight), "root_value_weight", "from 0 to 1")?;
         check(finite(self.sample_reuse) && self.sample_reuse > 0.0, "sample_reuse", "a positive number")?;
         check(self.max_steps >= 1, "max_steps", "at least 1")?;
         check(self.min_steps <= self.max_steps, "min_steps", "at most max_steps")?;
