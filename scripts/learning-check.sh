@@ -30,7 +30,10 @@ echo "training $config for $minutes minutes into $run"
 timeout --signal=INT --kill-after=300 "${minutes}m" \
   "$bin" train --config "$run/learning-check.toml" --run "$run" --generations 1000000 || true
 
-# The matches are played under the rules the net was trained under.
+# The matches are played under the rules the net was trained under, to the end those
+# rules give (no-capture / no-progress limits and repetitions end stalled games), not
+# cut by the arena's default 400-ply limit: a young Banqi net that leads by a few
+# pieces often needs longer to run down the last ones and flip the hidden.
 repetition=$(sed -n 's/^repetition *= *"\([a-z-]*\)".*/\1/p' "$config")
 generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
@@ -40,5 +43,5 @@ for opponent in "net(sims=$sims):$run/models/gen0000.safetensors" "alphabeta:dep
   echo
   echo "== generation $generation vs $opponent"
   "$bin" eval --game "$game" --a "net(sims=$sims):$final" --b "$opponent" \
-    --games "$games" --concurrency 2 ${repetition:+--repetition "$repetition"} --out "$run/eval-final/$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
+    --games "$games" --concurrency 2 --max-plies 3000 ${repetition:+--repetition "$repetition"} --out "$run/eval-final/$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
 done
