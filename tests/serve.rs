@@ -7,6 +7,7 @@ use serde_json::Value;
 use serve_client::{create, fresh_db, http, moves, serve, Client};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::web::Server;
 
 /// Red to move mates in three: two chariots against a lone general (and a pawn, so that
 /// Black has moves). Black's general on e9 cannot step to d9 (the generals would face
@@ -27,6 +28,14 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Runtime::new().expect("a runtime")
 }
 
+/// A server for `test` with an online game from [`MATE_FEN`]: the server, the game's id,
+/// and the red and black seat tokens.
+fn mate_server(test: &str) -> (Server, String, String, String) {
+    let server = serve(&fresh_db(test), &["easy=alphabeta:depth=1"]);
+    let (id, red, black) = online_mate_game(server.addr());
+    (server, id, red, black)
+}
+
 fn online_mate_game(addr: std::net::SocketAddr) -> (String, String, String) {
     let created = create(addr, &format!(r#"{{"game":"xiangqi","mode":"online","side":"red","fen":"{MATE_FEN}"}}"#));
     let id = created["id"].as_str().unwrap().to_string();
@@ -40,10 +49,8 @@ fn online_mate_game(addr: std::net::SocketAddr) -> (String, String, String) {
 
 #[test]
 fn two_players_and_two_spectators_play_to_mate() {
-    let db = fresh_db("mate");
-    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let (server, id, red_token, black_token) = mate_server("mate");
     let addr = server.addr();
-    let (id, red_token, black_token) = online_mate_game(addr);
     let (status, lobby) = http(addr, "/api/lobby", None);
     assert_eq!(status, 200);
     assert_eq!(lobby["games"][0]["id"], id.as_str());
@@ -99,10 +106,8 @@ fn two_players_and_two_spectators_play_to_mate() {
 
 #[test]
 fn spectators_and_strangers_cannot_move() {
-    let db = fresh_db("refusals");
-    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let (server, id, red_token, black_token) = mate_server("refusals");
     let addr = server.addr();
-    let (id, red_token, black_token) = online_mate_game(addr);
     runtime().block_on(async {
         let mut red = Client::connect(addr, &id, Some(&red_token)).await;
         let _black = Client::connect(addr, &id, Some(&black_token)).await;
@@ -150,10 +155,8 @@ fn spectators_and_strangers_cannot_move() {
 
 #[test]
 fn suggestions_are_tallied_for_spectators_and_the_waiting_player() {
-    let db = fresh_db("suggestions");
-    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let (server, id, red_token, black_token) = mate_server("suggestions");
     let addr = server.addr();
-    let (id, red_token, black_token) = online_mate_game(addr);
     runtime().block_on(async {
         let mut red = Client::connect(addr, &id, Some(&red_token)).await;
         let mut black = Client::connect(addr, &id, Some(&black_token)).await;

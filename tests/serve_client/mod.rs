@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -28,10 +28,10 @@ pub fn fresh_db(test: &str) -> PathBuf {
 }
 
 /// Starts the real server on a free port over `db` with `engines`.
-pub fn serve(db: &PathBuf, engines: &[&str]) -> Server {
+pub fn serve(db: &Path, engines: &[&str]) -> Server {
     let options = Options {
         addr: ([127, 0, 0, 1], 0).into(),
-        db: db.clone(),
+        db: db.to_path_buf(),
         engines: engines.iter().map(ToString::to_string).collect(),
     };
     start(&options).expect("the server starts")
