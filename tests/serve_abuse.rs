@@ -82,9 +82,7 @@ fn random_and_mutated_frames_change_nothing() {
         assert!(sent >= 3000);
         // A flood past the rate limit: one warning, then silence, and the game goes on.
         let mut flood = Client::connect(addr, &id, None).await;
-        for _ in 0..100 {
-            flood.send("{").await;
-        }
+        flood.send_burst("{", 100).await;
         let mut answered = 0;
         loop {
             let message = flood.error().await;

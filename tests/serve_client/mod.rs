@@ -71,6 +71,14 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.expect("the frame is sent");
     }
 
+    /// Sends `count` copies of a text frame in one write, so that they arrive together.
+    pub async fn send_burst(&mut self, text: &str, count: usize) {
+        for _ in 0..count {
+            self.ws.feed(Message::Text(text.into())).await.expect("the frame is queued");
+        }
+        self.ws.flush().await.expect("the frames are sent");
+    }
+
     /// Sends raw bytes as a binary frame.
     pub async fn send_binary(&mut self, bytes: Vec<u8>) {
         self.ws.send(Message::Binary(bytes.into())).await.expect("the frame is sent");
