@@ -1,0 +1,72 @@
+// Board geometry for both games: squares named in ICCS (file letter, rank digit; rank 0
+// is Red's back rank), the order of the server's `board` cells, and where each square
+// sits in the SVG's coordinates, flipped or not. Xiangqi pieces stand on the 9×10
+// intersections; Banqi pieces stand in the 4×8 squares.
+
+/** Distance between neighbouring points, in SVG units. */
+export const CELL = 60;
+/** Room around the grid for the coordinates. */
+export const MARGIN = 46;
+
+const SHAPES = {
+  xiangqi: { files: 9, ranks: 10, onPoints: true },
+  banqi: { files: 4, ranks: 8, onPoints: false },
+};
+
+/** The board shape of a game: files, ranks, whether pieces stand on points. */
+export function shapeOf(game) {
+  const shape = SHAPES[game];
+  if (!shape) throw new Error(`unknown game ${game}`);
+  return shape;
+}
+
+/** "h2" from file 7, rank 2. */
+export function squareName(file, rank) {
+  return String.fromCharCode(97 + file) + rank;
+}
+
+/** {file, rank} from "h2". */
+export function parseSquare(name) {
+  return { file: name.charCodeAt(0) - 97, rank: Number(name.slice(1)) };
+}
+
+/** {from, to, reveal} from "h2e2" or a recorded flip "b3b3:R". */
+export function parseMove(text) {
+  const [squares, reveal] = text.split(":");
+  return { from: squares.slice(0, 2), to: squares.slice(2, 4), reveal: reveal || null };
+}
+
+/** Index in the server's `board` array (ranks from the top, files from a). */
+export function cellIndex(shape, square) {
+  const { file, rank } = parseSquare(square);
+  return (shape.ranks - 1 - rank) * shape.files + file;
+}
+
+/** Every square of the board, in `board` order. */
+export function allSquares(shape) {
+  const squares = [];
+  for (let rank = shape.ranks - 1; rank >= 0; rank--) {
+    for (let file = 0; file < shape.files; file++) squares.push(squareName(file, rank));
+  }
+  return squares;
+}
+
+/** Width and height of the SVG's viewBox. */
+export function viewSize(shape) {
+  const spans = shape.onPoints ? [shape.files - 1, shape.ranks - 1] : [shape.files, shape.ranks];
+  return { width: 2 * MARGIN + spans[0] * CELL, height: 2 * MARGIN + spans[1] * CELL };
+}
+
+/** The SVG point of a (file, rank) — fractional values allowed for lines between points. */
+export function pointOf(shape, file, rank, flipped) {
+  const column = flipped ? shape.files - 1 - file : file;
+  const row = flipped ? rank : shape.ranks - 1 - rank;
+  const centre = shape.onPoints ? 0 : CELL / 2;
+  return { x: MARGIN + column * CELL + centre, y: MARGIN + row * CELL + centre };
+}
+
+/** The SVG point of a named square. */
+export function squarePoint(shape, square, flipped) {
+  const { file, rank } = parseSquare(square);
+  return pointOf(shape, file, rank, flipped);
+}
