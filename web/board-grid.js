@@ -3,7 +3,7 @@
 // labelled in ICCS on every side. Redrawn only when the game or the orientation changes.
 
 import { s } from "./dom.js";
-import { CELL, MARGIN, pointOf, viewSize } from "./geometry.js";
+import { CELL, pointOf, viewSize } from "./geometry.js";
 
 const MARK_GAP = 5;
 const MARK_LENGTH = 11;
@@ -68,31 +68,33 @@ function river(shape, flipped) {
 }
 
 function banqiSquares(shape) {
+  const edge = shape.margin;
   const parts = [];
   for (let file = 0; file <= shape.files; file++) {
-    const x = MARGIN + file * CELL;
-    parts.push(s("line", { x1: x, y1: MARGIN, x2: x, y2: MARGIN + shape.ranks * CELL, class: "grid-line" }));
+    const x = edge + file * CELL;
+    parts.push(s("line", { x1: x, y1: edge, x2: x, y2: edge + shape.ranks * CELL, class: "grid-line" }));
   }
   for (let rank = 0; rank <= shape.ranks; rank++) {
-    const y = MARGIN + rank * CELL;
-    parts.push(s("line", { x1: MARGIN, y1: y, x2: MARGIN + shape.files * CELL, y2: y, class: "grid-line" }));
+    const y = edge + rank * CELL;
+    parts.push(s("line", { x1: edge, y1: y, x2: edge + shape.files * CELL, y2: y, class: "grid-line" }));
   }
   return parts;
 }
 
 function labels(shape, flipped) {
   const { width, height } = viewSize(shape);
+  const offset = shape.margin / 2 - 5;
   const parts = [];
   for (let file = 0; file < shape.files; file++) {
     const { x } = pointOf(shape, file, 0, flipped);
     const letter = String.fromCharCode(97 + file);
-    parts.push(s("text", { x, y: height - MARGIN / 2 + 4, class: "coord" }, letter));
-    parts.push(s("text", { x, y: MARGIN / 2 - 2, class: "coord" }, letter));
+    parts.push(s("text", { x, y: height - offset, class: "coord" }, letter));
+    parts.push(s("text", { x, y: offset, class: "coord" }, letter));
   }
   for (let rank = 0; rank < shape.ranks; rank++) {
     const { y } = pointOf(shape, 0, rank, flipped);
-    parts.push(s("text", { x: MARGIN / 2 - 4, y, class: "coord" }, rank));
-    parts.push(s("text", { x: width - MARGIN / 2 + 4, y, class: "coord" }, rank));
+    parts.push(s("text", { x: offset, y, class: "coord" }, rank));
+    parts.push(s("text", { x: width - offset, y, class: "coord" }, rank));
   }
   return parts;
 }
@@ -104,7 +106,7 @@ export function drawGrid(shape, flipped) {
   const first = pointOf(shape, 0, shape.ranks - 1, false);
   const spanX = (shape.onPoints ? shape.files - 1 : shape.files) * CELL;
   const spanY = (shape.onPoints ? shape.ranks - 1 : shape.ranks) * CELL;
-  const origin = shape.onPoints ? first : { x: MARGIN, y: MARGIN };
+  const origin = shape.onPoints ? first : { x: shape.margin, y: shape.margin };
   return s("g", { class: "grid" }, [
     s("rect", { x: 0, y: 0, width, height, rx: 14, class: "board-wood" }),
     s("rect", {

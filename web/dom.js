@@ -13,7 +13,7 @@ function build(element, attrs, children) {
       element.setAttribute(key, value === true ? "" : String(value));
     }
   }
-  for (const child of [children || []].flat()) {
+  for (const child of [children ?? []].flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     element.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

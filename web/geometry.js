@@ -5,15 +5,14 @@
 
 /** Distance between neighbouring points, in SVG units. */
 export const CELL = 60;
-/** Room around the grid for the coordinates. */
-export const MARGIN = 46;
 
+// `margin`: room around the grid for the coordinates (and, on points, the edge pieces).
 const SHAPES = {
-  xiangqi: { files: 9, ranks: 10, onPoints: true },
-  banqi: { files: 4, ranks: 8, onPoints: false },
+  xiangqi: { files: 9, ranks: 10, onPoints: true, margin: 64 },
+  banqi: { files: 4, ranks: 8, onPoints: false, margin: 46 },
 };
 
-/** The board shape of a game: files, ranks, whether pieces stand on points. */
+/** The board shape of a game: files, ranks, whether pieces stand on points, its margin. */
 export function shapeOf(game) {
   const shape = SHAPES[game];
   if (!shape) throw new Error(`unknown game ${game}`);
@@ -54,7 +53,7 @@ export function allSquares(shape) {
 /** Width and height of the SVG's viewBox. */
 export function viewSize(shape) {
   const spans = shape.onPoints ? [shape.files - 1, shape.ranks - 1] : [shape.files, shape.ranks];
-  return { width: 2 * MARGIN + spans[0] * CELL, height: 2 * MARGIN + spans[1] * CELL };
+  return { width: 2 * shape.margin + spans[0] * CELL, height: 2 * shape.margin + spans[1] * CELL };
 }
 
 /** The SVG point of a (file, rank) — fractional values allowed for lines between points. */
@@ -62,7 +61,7 @@ export function pointOf(shape, file, rank, flipped) {
   const column = flipped ? shape.files - 1 - file : file;
   const row = flipped ? rank : shape.ranks - 1 - rank;
   const centre = shape.onPoints ? 0 : CELL / 2;
-  return { x: MARGIN + column * CELL + centre, y: MARGIN + row * CELL + centre };
+  return { x: shape.margin + column * CELL + centre, y: shape.margin + row * CELL + centre };
 }
 
 /** The SVG point of a named square. */
