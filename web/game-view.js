@@ -70,7 +70,7 @@ export class GameView {
     this.clockOf = { red: h("span", { class: "clock", hidden: true }), black: h("span", { class: "clock", hidden: true }) };
     const boardBox = h("div", { class: "board-box" });
     this.board = new BoardView(boardBox, (move) => this.chose(move));
-    this.status = h("div", { id: "status", class: "status", role: "status" });
+    this.status = h("div", { id: "status", class: "status", role: "status" }, "Connecting…");
     this.moveList = new MoveList((ply) => this.view(ply));
     this.actions = h("div", { class: "actions" });
     this.share = h("div", { class: "share" });
@@ -91,14 +91,12 @@ export class GameView {
         this.history = new GameHistory(frame.game);
         this.flipped = frame.you === "black";
       }
-      const wasLatest = this.viewPly === null;
       if (this.state && this.state.moves.length !== frame.moves.length) {
         this.hint = null;
         this.mySuggestion = null;
       }
       this.state = frame;
       this.boards = this.history.update(frame);
-      if (wasLatest) this.viewPly = null;
       this.clocks.update(frame.clock, frame.status.over);
       this.render();
     } else if (frame.type === "hint") {
@@ -149,10 +147,7 @@ export class GameView {
 
   render() {
     const state = this.state;
-    if (!state) {
-      this.status.textContent = "Connecting…";
-      return;
-    }
+    if (!state) return;
     const latest = this.viewPly === null;
     const over = state.status.over;
     const canMove = latest && !over && (state.you === "both" || state.you === state.to_move);
@@ -223,7 +218,7 @@ export class GameView {
       shown ? h("button", { type: "button", class: cls, onclick }, label) : null;
     const opponentOffers = state.draw_offer && state.draw_offer !== state.you && state.you !== "both";
     const iOffered = state.draw_offer && state.draw_offer === state.you;
-    this.actions.replaceChildren(
+    const buttons = [
       button("Flip board", "flip", () => {
         this.flipped = !this.flipped;
         this.render();
@@ -237,7 +232,8 @@ export class GameView {
       button("Copy FEN", "copy-fen", () => this.copy(state.fen, "FEN copied")),
       h("a", { class: "button pgn", href: pgnUrl(state.id), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
       h("a", { class: "button", href: "#/" }, "New game"),
-    );
+    ];
+    this.actions.replaceChildren(...buttons.filter(Boolean));
     const offered = this.actions.querySelector(".offer-draw");
     if (offered && iOffered) offered.disabled = true;
   }
@@ -289,9 +285,10 @@ export class GameView {
       h("button", { type: "button", onclick: () => this.copy(url, `${label} copied`) }, "Copy"),
     ]);
     const waiting = state.mode === "online" && SIDES.some((side) => state.seats[side] === null);
-    this.share.replaceChildren(
+    const rows = [
       links && links.opponent && waiting ? row("Opponent's link", absoluteLink(links.opponent), "opponent-link") : null,
       state.mode !== "local" ? row("Watch link", watch, "watch-link") : null,
-    );
+    ];
+    this.share.replaceChildren(...rows.filter(Boolean));
   }
 }

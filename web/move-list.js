@@ -11,10 +11,10 @@ export class MoveList {
     const step = (label, title, target) =>
       h("button", { type: "button", class: "step", title, "aria-label": title, onclick: () => this.go(target()) }, label);
     this.buttons = h("div", { class: "steps" }, [
-      step("⏮", "first position", () => 0),
-      step("◀", "previous move", () => this.viewed - 1),
-      step("▶", "next move", () => this.viewed + 1),
-      step("⏭", "latest position", () => this.moves.length),
+      step("«", "first position", () => 0),
+      step("‹", "previous move", () => this.viewed - 1),
+      step("›", "next move", () => this.viewed + 1),
+      step("»", "latest position", () => this.moves.length),
     ]);
     this.element = h("div", { class: "move-list" }, [this.list, this.buttons]);
     this.moves = [];
@@ -41,12 +41,19 @@ export class MoveList {
       ]));
     }
     this.list.replaceChildren(...rows);
-    const current = this.list.querySelector(".viewed");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    this.reveal(this.list.querySelector(".viewed"));
     const [first, previous, next, latest] = this.buttons.children;
     first.disabled = viewed === 0 || !known[0];
     previous.disabled = viewed === 0 || !known[viewed - 1];
     next.disabled = latest.disabled = viewed === moves.length;
+  }
+
+  /** Scrolls the list (not the page) so that `item` is visible. */
+  reveal(item) {
+    if (!item) return;
+    const list = this.list;
+    const below = item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight;
+    if (item.offsetTop < list.scrollTop || below) list.scrollTop = item.offsetTop - list.clientHeight / 2;
   }
 
   moveButton(ply) {
