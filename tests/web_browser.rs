@@ -157,6 +157,26 @@ async fn banqi_flip(page: &Page<'_>, base: &str) {
     page.client.set_window_size(DESKTOP.0, DESKTOP.1).await.expect("a desktop-sized window");
 }
 
+/// Online: the creator sees the links to hand out; a spectator suggests a move and sees
+/// the tally, while the real board stays as it was.
+async fn online_and_watch(page: &Page<'_>, base: &str) {
+    open_start_screen(page, base).await;
+    start_game(page, "online", "xiangqi").await;
+    let link = |class: &str| format!("(document.querySelector('.{class} input') || {{value: ''}}).value");
+    page.wait_for("the opponent's link", &format!("{}.includes('/#/g/') && {}.includes('token=')", link("opponent-link"), link("opponent-link"))).await;
+    let watch = page.eval(&link("watch-link")).await;
+    let watch = watch.as_str().expect("the watch link").to_owned();
+    assert!(watch.starts_with(base) && !watch.contains("token"), "a watch link without a token: {watch}");
+    page.screenshot("online-desktop").await;
+    page.client.goto(&watch).await.expect("the watch link opens");
+    page.wait_for("the spectator's view", "(document.querySelector('.suggestions') || {textContent: ''}).textContent.includes('watching')").await;
+    page.click(".hit[data-square=\"h2\"]").await;
+    page.click(".hit[data-square=\"e2\"]").await;
+    page.wait_for("the suggestion's tally", "!!document.querySelector('.tally li[data-move=\"h2e2\"]')").await;
+    assert_eq!(page.eval(&piece_at("h2")).await, "C", "the real position stays on the spectator's board");
+    assert_eq!(page.eval("document.querySelectorAll('.moves .move').length").await, 0, "no move made by suggesting");
+}
+
 #[test]
 fn the_page_plays_in_a_real_browser() {
     let (chromium, chromedriver) = match find_browser() {
@@ -172,7 +192,8 @@ fn the_page_plays_in_a_real_browser() {
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     let port = free_port();
     let mut serve = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"));
-    serve.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db"]).arg(dir.join("serve.sqlite3"));
+    serve.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--engine", "easy=alphabeta:depth=1", "--db"]);
+    serve.arg(dir.join("serve.sqlite3"));
     let _server = Listening::start(serve, port);
     let base = format!("http://127.0.0.1:{port}");
 
@@ -183,6 +204,7 @@ fn the_page_plays_in_a_real_browser() {
         local_xiangqi_to_mate(&page, &base).await;
         engine_reply(&page, &base).await;
         banqi_flip(&page, &base).await;
+        online_and_watch(&page, &base).await;
         browser.client.close().await.expect("the browser closes");
     });
     let _ = std::fs::remove_dir_all(&dir);
