@@ -86,8 +86,7 @@ export class GameView {
 
   onFrame(frame) {
     if (frame.type === "state") {
-      const first = !this.state;
-      if (first) {
+      if (!this.state) {
         this.history = new GameHistory(frame.game);
         this.flipped = frame.you === "black";
       }

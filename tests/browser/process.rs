@@ -19,11 +19,9 @@ pub fn on_path(names: &[&str]) -> Option<PathBuf> {
     names.iter().find_map(|name| std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.is_file()))
 }
 
-/// A child process listening on `port`, killed on drop.
+/// A child process listening on a local port, killed on drop.
 pub struct Listening {
     child: Child,
-    /// The port it listens on.
-    pub port: u16,
 }
 
 impl Listening {
@@ -34,7 +32,7 @@ impl Listening {
             command.stdout(Stdio::null()).stderr(Stdio::null());
         }
         let child = command.spawn().unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
-        let mut listening = Listening { child, port };
+        let mut listening = Listening { child };
         let started = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             if let Ok(Some(status)) = listening.child.try_wait() {
