@@ -14,3 +14,4 @@ pub mod play;
 pub mod search;
 pub mod selfplay;
 pub mod train;
+pub mod web;

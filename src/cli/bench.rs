@@ -101,6 +101,17 @@ enum What {
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
     },
+    /// `serve` under load: one local game watched by many spectators over real WebSocket
+    /// connections on loopback; the time from a move's frame to its `state` frame at each
+    /// spectator, median and p99 over all spectators and moves.
+    Web {
+        /// Spectators connected.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=5000))]
+        spectators: u32,
+        /// Moves played, each once every spectator has the previous one.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100))]
+        moves: u32,
+    },
 }
 
 /// Pikafish's perft speed on one core of the reference machines (nodes/s).
@@ -118,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Selfplay { batch, sims, threads, runs, seconds } => {
             selfplay(batch as usize, sims, threads, runs, seconds)?
         }
+        What::Web { spectators, moves } => web(spectators as usize, moves as usize)?,
     }
     Ok(())
 }
@@ -508,6 +520,18 @@ fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) ->
         config.channels,
         (rayon::current_num_threads() / workers).max(1),
         selfplay_rate / net_rate
+    );
+    Ok(())
+}
+
+/// Move-to-spectator latency of `serve` (see `What::Web`).
+fn web(spectators: usize, moves: usize) -> anyhow::Result<()> {
+    let latencies = xiangqi_zero::web::load::measure(spectators, moves).map_err(|e| anyhow::anyhow!(e))?;
+    println!(
+        "web broadcast to {spectators} spectators: median {:.2} ms, p99 {:.2} ms ({} arrivals over {moves} moves)",
+        latencies.quantile(0.5).as_secs_f64() * 1e3,
+        latencies.quantile(0.99).as_secs_f64() * 1e3,
+        latencies.samples.len()
     );
     Ok(())
 }

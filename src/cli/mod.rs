@@ -6,6 +6,7 @@ mod export;
 mod perft;
 mod play;
 mod plot;
+mod serve;
 mod status;
 mod train;
 mod uci;
@@ -32,6 +33,9 @@ enum Command {
     Eval(eval::Args),
     /// Play a game at the terminal: against an engine, another human, or watch two engines.
     Play(play::Args),
+    /// Play in the browser: an HTTP + WebSocket server for games against engines, on one
+    /// device, or online with spectators.
+    Serve(serve::Args),
     /// Serve a player as a UCI/UCCI engine on standard input and output.
     Uci(uci::Args),
     /// Train a network from scratch (or resume a run): self-play, training, evaluation.
@@ -62,6 +66,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Status(args) => status::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Uci(args) => uci::run(args),
         Command::Train(args) => train::run_train(args),
         Command::Selfplay(args) => train::run_selfplay(args),

@@ -1,0 +1,47 @@
+//! How a served game ended, as the `state` frame and the database say it.
+
+use super::protocol::Outcome;
+use super::table::Table;
+use crate::game::Player as Seat;
+
+/// The outcome of a game that `winner` won (`None`: a draw) for `reason` (`checkmate`,
+/// `time`, `resignation`, …): the score with Red's first, and a sentence.
+pub fn outcome(table: &dyn Table, winner: Option<Seat>, reason: &str) -> Outcome {
+    let result = match winner {
+        Some(seat) if seat == table.red_seat() => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    };
+    let text = match winner {
+        Some(seat) => format!("{} wins by {}", table.seat_name(seat), phrase(reason)),
+        None => format!("Draw by {}", phrase(reason)),
+    };
+    Outcome { over: true, result: Some(result.to_string()), reason: Some(reason.to_string()), text: Some(text) }
+}
+
+/// A reason in words.
+fn phrase(reason: &str) -> &str {
+    match reason {
+        "perpetual-check" => "perpetual check",
+        "perpetual-chase" => "perpetual chase",
+        "no-capture" => "the no-capture rule",
+        "no-pieces" => "taking every piece",
+        "engine-failure" => "engine failure",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::table::new_table;
+
+    #[test]
+    fn sentences_name_the_winner_and_the_reason() {
+        let table = new_table("xiangqi", None).unwrap();
+        assert_eq!(outcome(&*table, Some(Seat::First), "checkmate").text.unwrap(), "Red wins by checkmate");
+        let draw = outcome(&*table, None, "agreement");
+        assert_eq!((draw.result.unwrap(), draw.text.unwrap()), ("1/2-1/2".to_string(), "Draw by agreement".to_string()));
+        assert_eq!(outcome(&*table, Some(Seat::Second), "time").result.unwrap(), "0-1");
+    }
+}

@@ -1,0 +1,121 @@
+//! The HTTP routes: the page, the JSON API and the WebSocket upgrade; errors as
+//! `{"error":"one line"}`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::json;
+
+use super::assets::asset;
+use super::hub::Hub;
+use super::limits::MAX_FRAME;
+use super::protocol::NewGame;
+use super::socket;
+
+/// The largest `POST /api/games` body, in bytes.
+const MAX_BODY: usize = 16 * 1024;
+/// The largest WebSocket message the transport reads; larger ones close the connection.
+/// Frames between [`MAX_FRAME`] and this are answered with an `error` frame.
+const MAX_MESSAGE: usize = 256 * MAX_FRAME;
+
+/// The server's routes over `hub`.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(|| async { page("index.html") }))
+        .route("/assets/{*file}", get(|Path(file): Path<String>| async move { page(&file) }))
+        .route("/api/engines", get(engines))
+        .route("/api/lobby", get(lobby))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(summary))
+        .route("/api/games/{id}/pgn", get(pgn))
+        .route("/ws/{id}", get(connect))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such route") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(hub)
+}
+
+/// `{"error": message}` with `status`.
+fn error(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
+
+/// The 404 for an unknown game.
+fn unknown_game(id: &str) -> Response {
+    error(StatusCode::NOT_FOUND, &format!("unknown game `{}`", id.chars().take(40).collect::<String>()))
+}
+
+/// An embedded page file.
+fn page(path: &str) -> Response {
+    match asset(path) {
+        Some((kind, bytes)) => ([(header::CONTENT_TYPE, kind)], bytes).into_response(),
+        None => error(StatusCode::NOT_FOUND, "no such file"),
+    }
+}
+
+async fn engines(State(hub): State<Arc<Hub>>) -> Response {
+    let list: Vec<_> =
+        hub.engines().iter().map(|e| json!({ "name": e.name, "spec": e.text, "games": e.games })).collect();
+    axum::Json(json!({ "engines": list })).into_response()
+}
+
+async fn lobby(State(hub): State<Arc<Hub>>) -> Response {
+    axum::Json(json!({ "games": hub.lobby() })).into_response()
+}
+
+async fn create(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => return error(rejection.status(), &format!("body too large (at most {MAX_BODY} bytes)")),
+    };
+    let new: NewGame = match serde_json::from_slice(&body) {
+        Ok(new) => new,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad NewGame body: {e}")),
+    };
+    match tokio::task::block_in_place(|| hub.create(&new)) {
+        Ok(created) => axum::Json(created).into_response(),
+        Err(e) => error(StatusCode::BAD_REQUEST, &e),
+    }
+}
+
+async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match hub.room(&id) {
+        Some(room) => axum::Json(room.summary()).into_response(),
+        None => unknown_game(&id),
+    }
+}
+
+async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match hub.room(&id) {
+        Some(room) => {
+            let text = room.record().to_pgn("xiangqi-zero serve");
+            ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+        }
+        None => unknown_game(&id),
+    }
+}
+
+async fn connect(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let Some(room) = hub.room(&id) else { return unknown_game(&id) };
+    match upgrade {
+        Ok(upgrade) => upgrade
+            .max_message_size(MAX_MESSAGE)
+            .max_frame_size(MAX_MESSAGE)
+            .on_upgrade(move |ws| socket::serve(ws, room, query.get("token").cloned()))
+            .into_response(),
+        Err(rejection) => error(StatusCode::BAD_REQUEST, &rejection.body_text()),
+    }
+}

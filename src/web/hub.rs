@@ -1,0 +1,127 @@
+//! All the rooms: created from `NewGame` bodies, rebuilt from the database when the
+//! server starts, found by id, listed in the lobby.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rand::Rng;
+
+use super::engines::Engine;
+use super::protocol::{Created, GameSummary, Links, NewGame};
+use super::room::{Context, Room};
+use super::store::GameRow;
+use super::table::new_table;
+
+/// The rooms of a server.
+pub struct Hub {
+    context: Arc<Context>,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+}
+
+impl Hub {
+    /// Rebuilds every stored game (skipping, with a warning, one that cannot be replayed).
+    pub fn open(context: Context) -> Result<Hub, String> {
+        let context = Arc::new(context);
+        let mut rooms = HashMap::new();
+        for (row, moves) in context.store.load()? {
+            let id = row.id.clone();
+            match Room::restore(Arc::clone(&context), row, &moves) {
+                Ok(room) => {
+                    rooms.insert(id, room);
+                }
+                Err(e) => eprintln!("warning: game {id} is not restored: {e}"),
+            }
+        }
+        Ok(Hub { context, rooms: Mutex::new(rooms) })
+    }
+
+    /// The engines offered.
+    pub fn engines(&self) -> &[Engine] {
+        &self.context.engines
+    }
+
+    /// The room of game `id`.
+    pub fn room(&self, id: &str) -> Option<Arc<Room>> {
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner()).get(id).cloned()
+    }
+
+    /// Open and live games, newest first.
+    pub fn lobby(&self) -> Vec<GameSummary> {
+        let rooms: Vec<Arc<Room>> = self.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        let mut games: Vec<GameSummary> = rooms.iter().map(|room| room.summary()).filter(|g| g.status != "over").collect();
+        games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
+        games
+    }
+
+    /// Creates and stores a game as `new` asks.
+    pub fn create(&self, new: &NewGame) -> Result<Created, String> {
+        let table = new_table(&new.game, new.fen.as_deref())?;
+        let mut rng = rand::rng();
+        let human = match new.side.as_deref().unwrap_or("red") {
+            "red" => 0,
+            "black" => 1,
+            "random" => rng.random_range(0..2),
+            other => return Err(format!("unknown side `{other}` (red, black, random)")),
+        };
+        let token = new_token(&mut rng);
+        let (tokens, names, engine): ([Option<String>; 2], [Option<String>; 2], _) = match new.mode.as_str() {
+            "local" => ([Some(token.clone()), Some(token.clone())], [Some("human".into()), Some("human".into())], None),
+            "online" => {
+                let mut tokens = [Some(new_token(&mut rng)), Some(new_token(&mut rng))];
+                tokens[human] = Some(token.clone());
+                let mut names = [None, None];
+                names[human] = Some("human".to_string());
+                (tokens, names, None)
+            }
+            "engine" => {
+                let name = new.engine.as_deref().ok_or("an engine game needs `engine`")?;
+                let engine = self.engines().iter().find(|e| e.name == name).ok_or_else(|| {
+                    let names: Vec<&str> = self.engines().iter().map(|e| e.name.as_str()).collect();
+                    format!("unknown engine `{name}` ({})", names.join(", "))
+                })?;
+                if !engine.games.contains(&table.name()) {
+                    return Err(format!("engine `{name}` does not play {}", table.name()));
+                }
+                let mut tokens = [None, None];
+                tokens[human] = Some(token.clone());
+                let mut names = [Some(format!("engine: {name}")), Some(format!("engine: {name}"))];
+                names[human] = Some("human".to_string());
+                (tokens, names, Some(name.to_string()))
+            }
+            other => return Err(format!("unknown mode `{other}` (engine, local, online)")),
+        };
+        let clock = match new.clock {
+            Some(c) if !(c.base_s > 0.0 && c.base_s <= 86_400.0 && (0.0..=3_600.0).contains(&c.increment_s)) => {
+                return Err("clock: base_s must be above 0 and at most 86400, increment_s 0 to 3600".to_string())
+            }
+            Some(c) => Some(((c.base_s * 1000.0) as u64, (c.increment_s * 1000.0) as u64)),
+            None => None,
+        };
+        let id = format!("{:016x}", rng.random::<u64>());
+        let row = GameRow {
+            id: id.clone(),
+            game: table.name().to_string(),
+            mode: new.mode.clone(),
+            created: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            start: table.start(),
+            tokens: tokens.clone(),
+            names,
+            engine,
+            clock,
+            left_ms: clock.map(|(base, _)| [base, base]),
+            end: None,
+        };
+        self.context.store.insert(&row)?;
+        let room = Room::restore(Arc::clone(&self.context), row, &[])?;
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), room);
+        let link = |token: &str| format!("/#/g/{id}?token={token}");
+        let opponent = tokens[1 - human].as_deref().filter(|_| new.mode == "online").map(link);
+        Ok(Created { links: Links { play: link(&token), opponent, watch: format!("/#/g/{id}") }, id, token })
+    }
+}
+
+/// A new secret seat token: 128 random bits in hex.
+fn new_token(rng: &mut impl Rng) -> String {
+    format!("{:032x}", rng.random::<u128>())
+}

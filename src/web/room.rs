@@ -1,0 +1,543 @@
+//! One game's room: its table, seats and tokens, clock, draw offer, spectators and their
+//! suggestions. Every change is stored first, then published as new `state` frames to
+//! every connection; the room also runs its engine and its clock's timer.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tokio::sync::{mpsc, watch};
+
+use super::clock::Clock;
+use super::ending::outcome;
+use super::engines::{think, Engine, HINT_SPEC};
+use super::protocol::{BySeat, ClientFrame, ClockView, GameSummary, Outcome, Reply, State};
+use super::store::{GameRow, Store};
+use super::table::{new_table, Table};
+use crate::eval::PlayerSpec;
+use crate::game::{Player as Seat, Status};
+
+/// What the rooms share: the database and the engines offered.
+pub struct Context {
+    /// The database.
+    pub store: Store,
+    /// The engines offered.
+    pub engines: Vec<Engine>,
+}
+
+/// Who a connection is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A player's seat.
+    Seat(Seat),
+    /// The local mode's token: both seats.
+    Both,
+    /// A watcher.
+    Spectator,
+}
+
+impl Role {
+    /// The protocol's name: `red`, `black`, `both`, `spectator`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Seat(seat) => seat_str(seat),
+            Role::Both => "both",
+            Role::Spectator => "spectator",
+        }
+    }
+}
+
+/// A seat's protocol name.
+fn seat_str(seat: Seat) -> &'static str {
+    match seat {
+        Seat::First => "red",
+        Seat::Second => "black",
+    }
+}
+
+/// The `state` frame for each role, serialised once per change.
+#[derive(Debug, Default)]
+pub struct Frames {
+    spectator: String,
+    red: String,
+    black: String,
+    both: String,
+}
+
+impl Frames {
+    /// The frame `role` is sent.
+    pub fn for_role(&self, role: Role) -> &str {
+        match role {
+            Role::Spectator => &self.spectator,
+            Role::Seat(Seat::First) => &self.red,
+            Role::Seat(Seat::Second) => &self.black,
+            Role::Both => &self.both,
+        }
+    }
+}
+
+/// A room's mutable state.
+struct Inner {
+    row: GameRow,
+    table: Box<dyn Table>,
+    clock: Option<Clock>,
+    end: Option<Outcome>,
+    draw_offer: Option<Seat>,
+    /// Each spectator connection's suggestion for the current position.
+    suggestions: HashMap<u64, String>,
+    spectators: usize,
+    rng: StdRng,
+    /// The ply an engine is thinking on, so that it is asked once.
+    engine_busy: Option<usize>,
+    /// The ply the clock's timer watches, so that one timer runs per ply.
+    timer_for: Option<usize>,
+}
+
+impl Inner {
+    fn plies(&self) -> usize {
+        self.table.moves().len()
+    }
+
+    fn over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// Both seats are taken.
+    fn live(&self) -> bool {
+        self.row.names.iter().all(Option::is_some)
+    }
+
+    fn to_move(&self) -> Seat {
+        self.table.snapshot().to_move
+    }
+
+    /// The engine's spec, when the seat to move is an engine's.
+    fn engine_to_move(&self, engines: &[Engine]) -> Option<PlayerSpec> {
+        let seat = self.to_move();
+        if self.over() || self.row.tokens[seat.index()].is_some() {
+            return None;
+        }
+        let name = self.row.engine.as_deref()?;
+        engines.iter().find(|e| e.name == name).map(|e| e.spec.clone())
+    }
+}
+
+/// One game and the connections that play or watch it.
+pub struct Room {
+    /// The game's id.
+    pub id: String,
+    context: Arc<Context>,
+    inner: Mutex<Inner>,
+    frames: watch::Sender<Arc<Frames>>,
+}
+
+impl Room {
+    /// Rebuilds a room from its stored row and moves, and resumes its engine and clock.
+    pub fn restore(context: Arc<Context>, row: GameRow, moves: &[String]) -> Result<Arc<Room>, String> {
+        let mut table = new_table(&row.game, Some(&row.start))?;
+        for (ply, mv) in moves.iter().enumerate() {
+            table.apply(mv).map_err(|e| format!("move {} of game {}: {e}", ply + 1, row.id))?;
+        }
+        let clock = row.clock.map(|(base, increment)| Clock::new(row.left_ms.unwrap_or([base, base]), increment));
+        let room = Arc::new(Room {
+            id: row.id.clone(),
+            context,
+            inner: Mutex::new(Inner {
+                end: row.end.clone(),
+                row,
+                table,
+                clock,
+                draw_offer: None,
+                suggestions: HashMap::new(),
+                spectators: 0,
+                rng: StdRng::from_rng(&mut rand::rng()),
+                engine_busy: None,
+                timer_for: None,
+            }),
+            frames: watch::Sender::new(Arc::default()),
+        });
+        {
+            let mut inner = room.lock();
+            room.start_clock(&mut inner);
+            room.changed(&mut inner);
+        }
+        Ok(room)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The newest `state` frames, for a new connection.
+    pub fn subscribe(&self) -> watch::Receiver<Arc<Frames>> {
+        self.frames.subscribe()
+    }
+
+    /// The game's summary for the lobby.
+    pub fn summary(&self) -> GameSummary {
+        let inner = self.lock();
+        GameSummary {
+            id: self.id.clone(),
+            game: inner.row.game.clone(),
+            mode: inner.row.mode.clone(),
+            created: inner.row.created,
+            status: if inner.over() {
+                "over"
+            } else if inner.live() {
+                "live"
+            } else {
+                "open"
+            }
+            .to_string(),
+            red: inner.row.names[0].clone(),
+            black: inner.row.names[1].clone(),
+            plies: inner.plies(),
+            result: inner.end.as_ref().and_then(|end| end.result.clone()),
+            spectators: inner.spectators,
+        }
+    }
+
+    /// The game as a record for PGN.
+    pub fn record(&self) -> crate::eval::GameRecord {
+        let inner = self.lock();
+        let name = |seat: usize| inner.row.names[seat].clone().unwrap_or_else(|| "?".to_string());
+        let end = inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None });
+        crate::eval::GameRecord {
+            game: inner.row.game.clone(),
+            red: name(0),
+            black: name(1),
+            start: inner.table.start(),
+            moves: inner.table.moves().to_vec(),
+            result: end.result.unwrap_or_else(|| "*".to_string()),
+            reason: end.reason.unwrap_or_default(),
+            round: 1,
+            opening: None,
+        }
+    }
+
+    /// A new connection with `token` (none: a spectator): its role, and a warning when the
+    /// token is no seat of this game. An online game's free seat is taken by its token.
+    pub fn join(self: &Arc<Self>, token: Option<&str>) -> (Role, Option<String>) {
+        let mut inner = self.lock();
+        let seats: Vec<Seat> = [Seat::First, Seat::Second]
+            .into_iter()
+            .filter(|seat| token.is_some() && inner.row.tokens[seat.index()].as_deref() == token)
+            .collect();
+        let role = match seats.as_slice() {
+            [_, _] => Role::Both,
+            [seat] => Role::Seat(*seat),
+            _ => Role::Spectator,
+        };
+        if let Role::Seat(seat) = role {
+            if inner.row.names[seat.index()].is_none() {
+                match self.context.store.take_seat(&self.id, seat.index(), "human") {
+                    Ok(()) => {
+                        inner.row.names[seat.index()] = Some("human".to_string());
+                        self.start_clock(&mut inner);
+                    }
+                    Err(e) => return (Role::Spectator, Some(e)),
+                }
+            }
+        }
+        if role == Role::Spectator {
+            inner.spectators += 1;
+        }
+        self.changed(&mut inner);
+        let warning = (role == Role::Spectator && token.is_some())
+            .then(|| format!("the token is not a seat of game {}; you are watching as a spectator", self.id));
+        (role, warning)
+    }
+
+    /// A connection has closed.
+    pub fn leave(self: &Arc<Self>, role: Role, connection: u64) {
+        if role == Role::Spectator {
+            let mut inner = self.lock();
+            inner.spectators = inner.spectators.saturating_sub(1);
+            inner.suggestions.remove(&connection);
+            self.changed(&mut inner);
+        }
+    }
+
+    /// Handles one frame from connection `connection` playing `role`: a reply for it
+    /// alone, or an error line (and then nothing has changed). A hint comes later
+    /// through `replies`.
+    pub fn handle(
+        self: &Arc<Self>,
+        role: Role,
+        connection: u64,
+        frame: ClientFrame,
+        replies: &mpsc::UnboundedSender<String>,
+    ) -> Result<Option<Reply>, String> {
+        let mut inner = self.lock();
+        if inner.over() && !matches!(frame, ClientFrame::Ping) {
+            return Err("the game is over".to_string());
+        }
+        match frame {
+            ClientFrame::Ping => Ok(Some(Reply::Pong)),
+            ClientFrame::Suggest { mv } => {
+                if role != Role::Spectator {
+                    return Err("only spectators suggest moves; players play them".to_string());
+                }
+                if !inner.table.is_legal(&mv) {
+                    return Err(format!("`{mv}` is not a legal move in this position"));
+                }
+                inner.suggestions.insert(connection, mv);
+                self.changed(&mut inner);
+                Ok(None)
+            }
+            ClientFrame::Move { mv } => {
+                let seat = self.seat_on_turn(&inner, role)?;
+                if !inner.live() {
+                    return Err("wait for an opponent to take the other seat".to_string());
+                }
+                if let Some(flagged) = inner.clock.as_ref().and_then(Clock::flagged) {
+                    self.finish(&mut inner, Some(flagged.opponent()), "time")?;
+                    return Err("time is up".to_string());
+                }
+                self.play(&mut inner, seat, &mv).map(|()| None)
+            }
+            ClientFrame::Resign => {
+                let seat = match role {
+                    Role::Seat(seat) => seat,
+                    Role::Both => inner.to_move(),
+                    Role::Spectator => return Err("spectators cannot resign".to_string()),
+                };
+                self.finish(&mut inner, Some(seat.opponent()), "resignation").map(|()| None)
+            }
+            ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw => {
+                self.draw(&mut inner, role, &frame).map(|()| None)
+            }
+            ClientFrame::Hint => {
+                if role == Role::Spectator {
+                    return Err("spectators cannot ask for hints".to_string());
+                }
+                let spec = match inner.row.mode.as_str() {
+                    "engine" => {
+                        let name = inner.row.engine.as_deref().unwrap_or_default();
+                        self.context.engines.iter().find(|e| e.name == name).map(|e| e.spec.clone())
+                    }
+                    "local" => HINT_SPEC.parse().ok(),
+                    _ => return Err("hints are for engine and local games".to_string()),
+                };
+                let spec = spec.ok_or("no hint engine")?;
+                let (table, replies) = (inner.table.boxed_clone(), replies.clone());
+                let seed = inner.rng.random();
+                tokio::spawn(async move {
+                    let reply = match think(table, spec, seed).await {
+                        Ok(mv) => Reply::Hint { mv },
+                        Err(why) => Reply::error(format!("no hint: {why}")),
+                    };
+                    let _ = replies.send(reply.to_json());
+                });
+                Ok(None)
+            }
+        }
+    }
+
+    /// The seat `role` moves for, if it is its turn.
+    fn seat_on_turn(&self, inner: &Inner, role: Role) -> Result<Seat, String> {
+        let to_move = inner.to_move();
+        match role {
+            Role::Spectator => Err("spectators cannot move; send a suggestion instead".to_string()),
+            Role::Both if inner.row.tokens[to_move.index()].is_some() => Ok(to_move),
+            Role::Seat(seat) if seat == to_move => Ok(seat),
+            _ => Err(format!("not your turn: {} to move", seat_str(to_move))),
+        }
+    }
+
+    /// Draw offers, acceptances and refusals.
+    fn draw(self: &Arc<Self>, inner: &mut Inner, role: Role, frame: &ClientFrame) -> Result<(), String> {
+        let seat = match (role, inner.row.mode.as_str()) {
+            (Role::Spectator, _) => return Err("spectators cannot offer or accept draws".to_string()),
+            (Role::Both, _) => return self.finish(inner, None, "agreement"),
+            (_, "online") => match role {
+                Role::Seat(seat) => seat,
+                _ => return Err("no seat".to_string()),
+            },
+            _ => return Err("the engine does not take draw offers".to_string()),
+        };
+        match frame {
+            ClientFrame::OfferDraw if inner.draw_offer == Some(seat.opponent()) => self.finish(inner, None, "agreement"),
+            ClientFrame::OfferDraw => {
+                inner.draw_offer = Some(seat);
+                self.changed(inner);
+                Ok(())
+            }
+            _ if inner.draw_offer != Some(seat.opponent()) => Err("there is no draw offer to answer".to_string()),
+            ClientFrame::AcceptDraw => self.finish(inner, None, "agreement"),
+            _ => {
+                inner.draw_offer = None;
+                self.changed(inner);
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays `text` for `seat`: checked, stored with the clocks and any result, then shown.
+    fn play(self: &Arc<Self>, inner: &mut Inner, seat: Seat, text: &str) -> Result<(), String> {
+        let recorded = inner.table.prepare(text, &mut inner.rng)?;
+        let mut table = inner.table.boxed_clone();
+        table.apply(&recorded)?;
+        let after = table.snapshot();
+        let end = match after.status {
+            Status::Over { winner, reason } => Some(outcome(&*table, winner, reason.as_str())),
+            Status::Ongoing => None,
+        };
+        let mut clock = inner.clock.clone();
+        if let Some(clock) = clock.as_mut() {
+            clock.moved(seat, after.to_move);
+            if end.is_some() {
+                clock.stop();
+            }
+        }
+        let left = clock.as_ref().map(|c| [c.left(Seat::First), c.left(Seat::Second)]);
+        self.context.store.add_move(&self.id, inner.plies(), &recorded, left, end.as_ref())?;
+        inner.table = table;
+        inner.clock = clock;
+        inner.end = end;
+        inner.draw_offer = None;
+        inner.suggestions.clear();
+        self.changed(inner);
+        Ok(())
+    }
+
+    /// Ends the game: `winner` (`None`: a draw) for `reason`; stored, then shown.
+    fn finish(self: &Arc<Self>, inner: &mut Inner, winner: Option<Seat>, reason: &str) -> Result<(), String> {
+        let end = outcome(&*inner.table, winner, reason);
+        self.context.store.finish(&self.id, &end)?;
+        inner.end = Some(end);
+        inner.draw_offer = None;
+        if let Some(clock) = inner.clock.as_mut() {
+            clock.stop();
+        }
+        self.changed(inner);
+        Ok(())
+    }
+
+    /// Starts the clock of the side to move once the game is live.
+    fn start_clock(&self, inner: &mut Inner) {
+        let to_move = inner.to_move();
+        let ready = inner.live() && !inner.over();
+        if let Some(clock) = inner.clock.as_mut().filter(|c| ready && c.running().is_none()) {
+            clock.start(to_move);
+        }
+    }
+
+    /// Publishes the new state, and sets the engine and the clock's timer going.
+    fn changed(self: &Arc<Self>, inner: &mut Inner) {
+        self.frames.send_replace(Arc::new(self.frames_of(inner)));
+        let ply = inner.plies();
+        if let Some(spec) = inner.engine_to_move(&self.context.engines).filter(|_| inner.engine_busy != Some(ply)) {
+            inner.engine_busy = Some(ply);
+            let (room, table, seed) = (Arc::clone(self), inner.table.boxed_clone(), inner.rng.random());
+            tokio::spawn(async move {
+                let answer = think(table, spec, seed).await;
+                room.engine_answered(ply, answer);
+            });
+        }
+        let running = inner.clock.as_ref().and_then(Clock::running).is_some();
+        if running && !inner.over() && inner.timer_for != Some(ply) {
+            inner.timer_for = Some(ply);
+            let room = Arc::clone(self);
+            tokio::spawn(async move { room.watch_clock(ply).await });
+        }
+    }
+
+    /// The engine's answer on ply `ply`: its move, or a loss when it failed.
+    fn engine_answered(self: &Arc<Self>, ply: usize, answer: Result<String, String>) {
+        let mut inner = self.lock();
+        if inner.over() || inner.plies() != ply {
+            return;
+        }
+        let seat = inner.to_move();
+        let played = answer.and_then(|mv| self.play(&mut inner, seat, &mv));
+        if let Err(why) = played {
+            eprintln!("game {}: the engine failed: {why}", self.id);
+            if let Err(e) = self.finish(&mut inner, Some(seat.opponent()), "engine-failure") {
+                eprintln!("game {}: {e}", self.id);
+            }
+        }
+    }
+
+    /// Ends the game on time when the clock of ply `ply` runs out.
+    async fn watch_clock(self: Arc<Self>, ply: usize) {
+        loop {
+            let wait = {
+                let mut inner = self.lock();
+                if inner.over() || inner.plies() != ply {
+                    return;
+                }
+                let Some(clock) = inner.clock.as_ref() else { return };
+                if let Some(flagged) = clock.flagged() {
+                    if let Err(e) = self.finish(&mut inner, Some(flagged.opponent()), "time") {
+                        eprintln!("game {}: {e}", self.id);
+                    }
+                    return;
+                }
+                match clock.until_flag() {
+                    Some(wait) => wait,
+                    None => return,
+                }
+            };
+            tokio::time::sleep(wait + std::time::Duration::from_millis(1)).await;
+        }
+    }
+
+    /// The `state` frame for every role.
+    fn frames_of(&self, inner: &Inner) -> Frames {
+        let snapshot = inner.table.snapshot();
+        let mut tally: Vec<(String, usize)> = Vec::new();
+        for mv in inner.suggestions.values() {
+            match tally.iter_mut().find(|(m, _)| m == mv) {
+                Some(entry) => entry.1 += 1,
+                None => tally.push((mv.clone(), 1)),
+            }
+        }
+        tally.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let [red_color, black_color] = snapshot.colors.clone();
+        let mut state = State {
+            kind: "state".to_string(),
+            id: self.id.clone(),
+            game: inner.row.game.clone(),
+            mode: inner.row.mode.clone(),
+            you: String::new(),
+            seats: BySeat { red: inner.row.names[0].clone(), black: inner.row.names[1].clone() },
+            colors: BySeat { red: red_color, black: black_color },
+            start: inner.table.start(),
+            fen: snapshot.fen,
+            moves: inner.table.moves().to_vec(),
+            board: snapshot.board,
+            to_move: seat_str(snapshot.to_move).to_string(),
+            legal: if inner.over() { Vec::new() } else { snapshot.legal },
+            check: snapshot.check,
+            last: inner.table.moves().last().map(|mv| mv.split(':').next().unwrap_or_default().to_string()),
+            status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),
+            draw_offer: inner.draw_offer.map(|seat| seat_str(seat).to_string()),
+            clock: inner.clock.as_ref().map(|clock| ClockView {
+                red_ms: clock.left(Seat::First),
+                black_ms: clock.left(Seat::Second),
+                running: clock.running().map(|seat| seat_str(seat).to_string()),
+                increment_ms: clock.increment_ms(),
+            }),
+            suggestions: Vec::new(),
+            spectators: inner.spectators,
+        };
+        let mut frame = |role: Role| {
+            let shown = match role {
+                Role::Spectator => true,
+                Role::Seat(seat) => seat != snapshot.to_move,
+                Role::Both => false,
+            };
+            state.you = role.as_str().to_string();
+            state.suggestions = if shown { tally.clone() } else { Vec::new() };
+            serde_json::to_string(&state).unwrap_or_default()
+        };
+        Frames {
+            spectator: frame(Role::Spectator),
+            red: frame(Role::Seat(Seat::First)),
+            black: frame(Role::Seat(Seat::Second)),
+            both: frame(Role::Both),
+        }
+    }
+}

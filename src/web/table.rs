@@ -1,0 +1,269 @@
+//! The game on a room's table, whatever the game: moves checked by the rules core, chance
+//! outcomes drawn and recorded, the position as the protocol shows it, and an engine's
+//! move. [`Table`] is the object-safe face the rooms use; [`Board`] adds to each game what
+//! only the web shows (its cells, the general in check).
+
+use std::convert::Infallible;
+
+use rand::rngs::StdRng;
+
+use crate::eval::{Playable, PlayerSpec};
+use crate::game::banqi::{self, Banqi, Piece};
+use crate::game::xiangqi::Xiangqi;
+use crate::game::{sample_outcome, Game, GameError, Player as Seat, Status};
+use crate::play::View;
+use crate::search::Limits;
+
+/// What the web shows of a game beyond the [`Game`] trait.
+pub trait Board: View {
+    /// The cells top rank first, files left to right: `""` empty, a FEN letter, `X` hidden.
+    fn cells(&self) -> Vec<String>;
+    /// The square of the side to move's general when it is in check.
+    fn check(&self) -> Option<String>;
+    /// The colour name (`red`, `black`) `seat` plays, once known.
+    fn color_of(&self, seat: Seat) -> Option<String>;
+    /// Reads a chance outcome as recorded after a move (`R` in `b3b3:R`).
+    fn parse_outcome(text: &str) -> Option<Self::Outcome>;
+}
+
+impl Board for Xiangqi {
+    fn cells(&self) -> Vec<String> {
+        let squares = self.board().squares();
+        (0..10)
+            .rev()
+            .flat_map(|rank| (0..9).map(move |file| rank * 9 + file))
+            .map(|index| squares[index].map_or(String::new(), |piece| piece.letter().to_string()))
+            .collect()
+    }
+
+    fn check(&self) -> Option<String> {
+        let board = self.board();
+        self.in_check().then(|| board.king(board.side_to_move()).to_string())
+    }
+
+    fn color_of(&self, seat: Seat) -> Option<String> {
+        Some(if seat == Seat::First { "red" } else { "black" }.to_string())
+    }
+
+    fn parse_outcome(_: &str) -> Option<Infallible> {
+        None
+    }
+}
+
+impl Board for Banqi {
+    fn cells(&self) -> Vec<String> {
+        (0..banqi::Square::RANKS as i32)
+            .rev()
+            .flat_map(|rank| (0..banqi::Square::FILES as i32).map(move |file| (file, rank)))
+            .filter_map(|(file, rank)| banqi::Square::from_coords(file, rank))
+            .map(|sq| match self.board().cell(sq) {
+                banqi::Cell::Empty => String::new(),
+                banqi::Cell::Hidden => "X".to_string(),
+                banqi::Cell::Piece(piece) => piece.letter().to_string(),
+            })
+            .collect()
+    }
+
+    fn check(&self) -> Option<String> {
+        None
+    }
+
+    fn color_of(&self, seat: Seat) -> Option<String> {
+        Banqi::color_of(self, seat).map(|color| {
+            if color == banqi::Color::Red { "red" } else { "black" }.to_string()
+        })
+    }
+
+    fn parse_outcome(text: &str) -> Option<Piece> {
+        let mut letters = text.chars();
+        match (letters.next(), letters.next()) {
+            (Some(letter), None) => Piece::from_letter(letter),
+            _ => None,
+        }
+    }
+}
+
+/// The position as the `state` frame shows it.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The position's text.
+    pub fen: String,
+    /// The cells (see [`Board::cells`]).
+    pub board: Vec<String>,
+    /// The seat to move.
+    pub to_move: Seat,
+    /// The legal moves (empty when the rules have ended the game).
+    pub legal: Vec<String>,
+    /// The general in check.
+    pub check: Option<String>,
+    /// The colour of each seat (first, second), once known.
+    pub colors: [Option<String>; 2],
+    /// The rules' verdict.
+    pub status: Status,
+}
+
+/// A game in progress, with its start and moves as recorded, whatever the game.
+pub trait Table: Send + Sync {
+    /// `xiangqi` or `banqi`.
+    fn name(&self) -> &'static str;
+    /// The start position's text.
+    fn start(&self) -> String;
+    /// The moves as recorded: move text, then `:` and each chance outcome (`b3b3:R`).
+    fn moves(&self) -> &[String];
+    /// Checks `text` as the next move and draws its chance outcomes with `rng`: the
+    /// move as it is to be recorded, or why it cannot be played. Changes nothing.
+    fn prepare(&self, text: &str, rng: &mut StdRng) -> Result<String, String>;
+    /// Plays a recorded move (from [`Table::prepare`] or the database).
+    fn apply(&mut self, recorded: &str) -> Result<(), String>;
+    /// Whether `text` is a legal move now.
+    fn is_legal(&self, text: &str) -> bool;
+    /// The position as the protocol shows it.
+    fn snapshot(&self) -> Snapshot;
+    /// The player (Red, or in Banqi whoever the first flip made Red) scored first.
+    fn red_seat(&self) -> Seat;
+    /// A seat's name in words: `Red`, `First (black)`.
+    fn seat_name(&self, seat: Seat) -> String;
+    /// A copy, for an engine to think on away from the room.
+    fn boxed_clone(&self) -> Box<dyn Table>;
+    /// The move the player `spec` describes chooses here, checked to be legal. Blocks.
+    fn think(&self, spec: &PlayerSpec, seed: u64) -> Result<String, String>;
+}
+
+/// Builds an empty table for `game` from `start` (`None`: the usual start).
+pub fn new_table(game: &str, start: Option<&str>) -> Result<Box<dyn Table>, String> {
+    let start = start.unwrap_or("startpos");
+    match game {
+        "xiangqi" => Ok(Box::new(Match::new(Xiangqi::from_text(start).map_err(|e| e.to_string())?))),
+        "banqi" if start == "startpos" => Ok(Box::new(Match::new(Banqi::start()))),
+        "banqi" => Err("a Banqi game always starts from the start position".to_string()),
+        other => Err(format!("unknown game `{other}` (xiangqi, banqi)")),
+    }
+}
+
+/// Whether the player `spec` describes can play `game`: `Err` says why not.
+pub fn check_player(game: &str, spec: &PlayerSpec) -> Result<(), String> {
+    match game {
+        "xiangqi" => Xiangqi::player(spec, 0).map(drop),
+        _ => Banqi::player(spec, 0).map(drop),
+    }
+}
+
+/// A game of `G` from its start.
+#[derive(Clone)]
+struct Match<G: Board> {
+    start: G,
+    game: G,
+    moves: Vec<String>,
+}
+
+impl<G: Board> Match<G> {
+    fn new(start: G) -> Self {
+        Match { game: start.clone(), start, moves: Vec::new() }
+    }
+
+    /// `text` read as a legal move here.
+    fn parse(&self, text: &str) -> Result<G::Move, String> {
+        if self.game.status().is_over() {
+            return Err("the game is over".to_string());
+        }
+        self.game.parse_move(text).map_err(|error| match error {
+            GameError::IllegalMove { .. } => format!("illegal move `{text}`"),
+            other => other.to_string(),
+        })
+    }
+}
+
+impl<G: Board> Table for Match<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn start(&self) -> String {
+        self.start.to_text()
+    }
+
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    fn prepare(&self, text: &str, rng: &mut StdRng) -> Result<String, String> {
+        let mv = self.parse(text)?;
+        let mut game = self.game.clone();
+        game.play(mv);
+        let mut recorded = mv.to_string();
+        let mut outcomes = Vec::new();
+        while game.is_chance() {
+            game.chance_outcomes(&mut outcomes);
+            let outcome = sample_outcome(&outcomes, rng);
+            game.apply_outcome(outcome);
+            recorded.push_str(&format!(":{outcome}"));
+        }
+        Ok(recorded)
+    }
+
+    fn apply(&mut self, recorded: &str) -> Result<(), String> {
+        let mut parts = recorded.split(':');
+        let mv = self.parse(parts.next().unwrap_or_default())?;
+        let mut game = self.game.clone();
+        game.play(mv);
+        let mut outcomes = Vec::new();
+        while game.is_chance() {
+            game.chance_outcomes(&mut outcomes);
+            let outcome = parts
+                .next()
+                .and_then(G::parse_outcome)
+                .filter(|outcome| outcomes.iter().any(|(o, p)| o == outcome && *p > 0.0))
+                .ok_or_else(|| format!("`{recorded}` lacks a possible outcome of its chance event"))?;
+            game.apply_outcome(outcome);
+        }
+        if parts.next().is_some() {
+            return Err(format!("`{recorded}` has more outcomes than chance events"));
+        }
+        self.game = game;
+        self.moves.push(recorded.to_string());
+        Ok(())
+    }
+
+    fn is_legal(&self, text: &str) -> bool {
+        self.parse(text).is_ok()
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        let status = self.game.status();
+        let mut legal = Vec::new();
+        if !status.is_over() {
+            self.game.legal_moves(&mut legal);
+        }
+        Snapshot {
+            fen: self.game.to_text(),
+            board: self.game.cells(),
+            to_move: self.game.to_move(),
+            legal: legal.iter().map(ToString::to_string).collect(),
+            check: self.game.check(),
+            colors: [self.game.color_of(Seat::First), self.game.color_of(Seat::Second)],
+            status,
+        }
+    }
+
+    fn red_seat(&self) -> Seat {
+        self.game.red_player().unwrap_or(Seat::First)
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.game.seat_name(seat)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+
+    fn think(&self, spec: &PlayerSpec, seed: u64) -> Result<String, String> {
+        let mut player = G::player(spec, seed)?;
+        let report = player.think(&self.game, &Limits::default(), &mut |_| {}).map_err(|e| e.to_string())?;
+        match report.best {
+            Some(mv) if self.is_legal(&mv.to_string()) => Ok(mv.to_string()),
+            Some(mv) => Err(format!("illegal move `{mv}`")),
+            None => Err("no move".to_string()),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! `serve` over real connections: the real server in-process on a loopback port, players
+//! and spectators as WebSocket clients, the database a real file.
+
+mod serve_client;
+
+use serde_json::Value;
+use serve_client::{create, fresh_db, http, moves, serve, Client};
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+
+/// Red to move mates in three: two chariots against a lone general (and a pawn, so that
+/// Black has moves). Black's general on e9 cannot step to d9 (the generals would face
+/// each other on the open d-file) nor to rank 8 (the chariot on a8).
+const MATE_FEN: &str = "4k4/R8/9/9/9/9/p8/9/9/3K4R w - - 0 1";
+/// The moves to mate from [`MATE_FEN`]: shuffles, then the chariot to i9.
+const MATE_LINE: [&str; 5] = ["a8a7", "a3a2", "a7a8", "a2b2", "i0i9"];
+/// The position after each move of [`MATE_LINE`], worked out by hand.
+const MATE_FENS: [&str; 5] = [
+    "4k4/9/R8/9/9/9/p8/9/9/3K4R b - - 1 1",
+    "4k4/9/R8/9/9/9/9/p8/9/3K4R w - - 2 2",
+    "4k4/R8/9/9/9/9/9/p8/9/3K4R b - - 3 2",
+    "4k4/R8/9/9/9/9/9/1p7/9/3K4R w - - 4 3",
+    "4k3R/R8/9/9/9/9/9/1p7/9/3K5 b - - 5 3",
+];
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Runtime::new().expect("a runtime")
+}
+
+fn online_mate_game(addr: std::net::SocketAddr) -> (String, String, String) {
+    let created = create(addr, &format!(r#"{{"game":"xiangqi","mode":"online","side":"red","fen":"{MATE_FEN}"}}"#));
+    let id = created["id"].as_str().unwrap().to_string();
+    let red = created["token"].as_str().unwrap().to_string();
+    let opponent = created["links"]["opponent"].as_str().unwrap();
+    let black = opponent.split("token=").nth(1).unwrap().to_string();
+    assert_eq!(created["links"]["play"], format!("/#/g/{id}?token={red}"));
+    assert_eq!(created["links"]["watch"], format!("/#/g/{id}"));
+    (id, red, black)
+}
+
+#[test]
+fn two_players_and_two_spectators_play_to_mate() {
+    let db = fresh_db("mate");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (id, red_token, black_token) = online_mate_game(addr);
+    let (status, lobby) = http(addr, "/api/lobby", None);
+    assert_eq!(status, 200);
+    assert_eq!(lobby["games"][0]["id"], id.as_str());
+    assert_eq!(lobby["games"][0]["status"], "open");
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let first = red.next().await;
+        assert_eq!(first["you"], "red");
+        assert_eq!(first["seats"]["black"], Value::Null);
+        red.play("a8a7").await;
+        assert_eq!(red.error().await, "wait for an opponent to take the other seat");
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        let mut watchers = [Client::connect(addr, &id, None).await, Client::connect(addr, &id, None).await];
+        let seated = black.state_where(|s| s["spectators"] == 2).await;
+        assert_eq!((seated["you"].as_str(), seated["seats"]["black"].as_str()), (Some("black"), Some("human")));
+        assert_eq!(seated["fen"], MATE_FEN);
+        assert_eq!(seated["board"][4], "k");
+        assert_eq!(seated["board"][9], "R");
+        assert_eq!(seated["board"][84], "K");
+        assert_eq!(seated["legal"].as_array().unwrap().len(), 28);
+        for (ply, mv) in MATE_LINE.iter().enumerate() {
+            let mover = if ply % 2 == 0 { &mut red } else { &mut black };
+            mover.play(mv).await;
+            for watcher in watchers.iter_mut() {
+                let state = watcher.state_at(ply + 1).await;
+                assert_eq!(state["you"], "spectator");
+                assert_eq!(state["fen"], MATE_FENS[ply]);
+                assert_eq!(state["last"], *mv);
+            }
+        }
+        let end = red.state_at(5).await;
+        assert_eq!(moves(&end), MATE_LINE);
+        assert_eq!(end["check"], "e9");
+        assert_eq!(end["legal"], serde_json::json!([]));
+        assert_eq!(
+            end["status"],
+            serde_json::json!({"over":true,"result":"1-0","reason":"checkmate","text":"Red wins by checkmate"})
+        );
+        black.play("b2b1").await;
+        assert_eq!(black.error().await, "the game is over");
+    });
+    let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
+    assert_eq!((summary["status"].as_str(), summary["result"].as_str()), (Some("over"), Some("1-0")));
+    let (status, pgn) = http(addr, &format!("/api/games/{id}/pgn"), None);
+    assert_eq!(status, 200);
+    let pgn = pgn.as_str().unwrap().to_string();
+    assert!(pgn.contains(&format!("[FEN \"{MATE_FEN}\"]")), "{pgn}");
+    assert!(pgn.contains("1. A8-A7 A3-A2 2. A7-A8 A2-B2 3. I0-I9"), "{pgn}");
+    assert!(pgn.contains("1-0"), "{pgn}");
+    let (_, lobby) = http(addr, "/api/lobby", None);
+    assert_eq!(lobby["games"], serde_json::json!([]));
+}
+
+#[test]
+fn spectators_and_strangers_cannot_move() {
+    let db = fresh_db("refusals");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (id, red_token, black_token) = online_mate_game(addr);
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let _black = Client::connect(addr, &id, Some(&black_token)).await;
+        red.state_where(|s| s["seats"]["black"] == "human").await;
+        let mut watcher = Client::connect(addr, &id, None).await;
+        watcher.play("a8a7").await;
+        assert_eq!(watcher.error().await, "spectators cannot move; send a suggestion instead");
+        let mut stranger = Client::connect(addr, &id, Some("0123456789abcdef0123456789abcdef")).await;
+        assert_eq!(
+            stranger.error().await,
+            format!("the token is not a seat of game {id}; you are watching as a spectator")
+        );
+        stranger.play("a8a7").await;
+        assert_eq!(stranger.error().await, "spectators cannot move; send a suggestion instead");
+        stranger.send(r#"{"type":"resign"}"#).await;
+        assert_eq!(stranger.error().await, "spectators cannot resign");
+        red.play("a3a2").await;
+        assert_eq!(red.error().await, "illegal move `a3a2`");
+        red.play("a8").await;
+        assert_eq!(
+            red.error().await,
+            "malformed move `a8`: expected from and to squares such as `h2e2`"
+        );
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        black.play("a3a2").await;
+        assert_eq!(black.error().await, "not your turn: red to move");
+        let mut fresh = Client::connect(addr, &id, None).await;
+        let state = fresh.next().await;
+        assert_eq!(state["fen"], MATE_FEN);
+        assert_eq!(moves(&state), Vec::<String>::new());
+        assert_eq!(state["status"]["over"], false);
+    });
+    let (status, missing) = http(addr, "/api/games/nosuchgame", None);
+    assert_eq!((status, missing["error"].as_str()), (404, Some("unknown game `nosuchgame`")));
+    let (status, _) = http(addr, "/ws/nosuchgame", None);
+    assert_eq!(status, 404);
+    let (status, bad) = http(addr, "/api/games", Some(r#"{"game":"go","mode":"local"}"#));
+    assert_eq!((status, bad["error"].as_str()), (400, Some("unknown game `go` (xiangqi, banqi)")));
+    let (status, bad) = http(addr, "/api/games", Some(r#"{"game":"xiangqi","mode":"engine","engine":"nobody"}"#));
+    assert_eq!((status, bad["error"].as_str()), (400, Some("unknown engine `nobody` (easy)")));
+    let huge = format!(r#"{{"game":"xiangqi","mode":"local","fen":"{}"}}"#, "x".repeat(20_000));
+    let (status, bad) = http(addr, "/api/games", Some(&huge));
+    assert_eq!((status, bad["error"].as_str()), (413, Some("body too large (at most 16384 bytes)")));
+}
+
+#[test]
+fn suggestions_are_tallied_for_spectators_and_the_waiting_player() {
+    let db = fresh_db("suggestions");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (id, red_token, black_token) = online_mate_game(addr);
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        let mut watchers = Vec::new();
+        for _ in 0..3 {
+            watchers.push(Client::connect(addr, &id, None).await);
+        }
+        for (watcher, mv) in watchers.iter_mut().zip(["i0i9", "a8a7", "i0i9"]) {
+            watcher.send(&format!(r#"{{"type":"suggest","move":"{mv}"}}"#)).await;
+        }
+        let tally = serde_json::json!([["i0i9", 2], ["a8a7", 1]]);
+        let seen = watchers[0].state_where(|s| s["suggestions"] == tally).await;
+        assert_eq!(seen["spectators"], 3);
+        black.state_where(|s| s["suggestions"] == tally).await;
+        let own = red.state_where(|s| s["spectators"] == 3).await;
+        assert_eq!(own["suggestions"], serde_json::json!([]), "red does not see suggestions on its own turn");
+        watchers[1].send(r#"{"type":"suggest","move":"i0i8"}"#).await;
+        assert_eq!(watchers[1].error().await, "`i0i8` is not a legal move in this position");
+        red.send(r#"{"type":"suggest","move":"a8a7"}"#).await;
+        assert_eq!(red.error().await, "only spectators suggest moves; players play them");
+        red.play("a8a7").await;
+        let after = watchers[2].state_at(1).await;
+        assert_eq!(after["suggestions"], serde_json::json!([]), "a move clears the tally");
+        watchers[2].send(r#"{"type":"suggest","move":"a3a2"}"#).await;
+        red.state_where(|s| s["suggestions"] == serde_json::json!([["a3a2", 1]])).await;
+    });
+}
+
+#[test]
+fn banqi_flips_reveal_pieces_and_decide_colours() {
+    let db = fresh_db("banqi");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let created = create(addr, r#"{"game":"banqi","mode":"local"}"#);
+    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    runtime().block_on(async {
+        let mut both = Client::connect(addr, id, Some(token)).await;
+        let start = both.next().await;
+        assert_eq!(start["you"], "both");
+        assert_eq!(start["board"], serde_json::json!(vec!["X"; 32]));
+        assert_eq!(start["colors"], serde_json::json!({"red":null,"black":null}));
+        assert_eq!(start["legal"].as_array().unwrap().len(), 32);
+        both.play("a1a1").await;
+        let flipped = both.state_at(1).await;
+        let recorded = moves(&flipped)[0].clone();
+        let (mv, piece) = recorded.split_once(':').expect("a flip records its piece");
+        assert_eq!(mv, "a1a1");
+        assert_eq!(flipped["board"][28], piece, "a1 is the first cell of the bottom row");
+        assert_eq!(flipped["board"].as_array().unwrap().iter().filter(|c| *c == "X").count(), 31);
+        let first = if piece.chars().all(|c| c.is_ascii_uppercase()) { "red" } else { "black" };
+        let second = if first == "red" { "black" } else { "red" };
+        assert_eq!(flipped["colors"], serde_json::json!({"red": first, "black": second}));
+        assert_eq!(flipped["to_move"], "black");
+        assert_eq!(flipped["last"], "a1a1");
+        both.play("d8d8").await;
+        let again = both.state_at(2).await;
+        let (_, second_piece) = moves(&again)[1].split_once(':').map(|(a, b)| (a.to_string(), b.to_string())).unwrap();
+        assert_eq!(again["board"][3], second_piece.as_str());
+        assert_eq!(again["to_move"], "red");
+        both.play("a1a1").await;
+        assert_eq!(both.error().await, "illegal move `a1a1`");
+    });
+}
+
+#[test]
+fn an_engine_answers_a_human_with_a_legal_move() {
+    let db = fresh_db("engine");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (status, engines) = http(addr, "/api/engines", None);
+    assert_eq!(status, 200);
+    assert_eq!(
+        engines,
+        serde_json::json!({"engines":[{"name":"easy","spec":"alphabeta:depth=1","games":["xiangqi","banqi"]}]})
+    );
+    let created = create(addr, r#"{"game":"xiangqi","mode":"engine","engine":"easy","side":"red"}"#);
+    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    assert_eq!(created["links"].get("opponent"), None);
+    runtime().block_on(async {
+        let mut human = Client::connect(addr, id, Some(token)).await;
+        let start = human.next().await;
+        assert_eq!(start["seats"], serde_json::json!({"red":"human","black":"engine: easy"}));
+        human.send(r#"{"type":"hint"}"#).await;
+        let hint = human.reply().await;
+        assert_eq!(hint["type"], "hint");
+        let hinted = hint["move"].as_str().unwrap();
+        assert!(Xiangqi::start().parse_move(hinted).is_ok(), "hint {hinted}");
+        human.play("h2e2").await;
+        let answered = human.state_at(2).await;
+        let played = moves(&answered);
+        let mut game = Xiangqi::start();
+        game.play(game.parse_move("h2e2").unwrap());
+        assert!(game.parse_move(&played[1]).is_ok(), "the engine's reply {} is legal", played[1]);
+        assert_eq!(answered["to_move"], "red");
+        human.send(r#"{"type":"offer_draw"}"#).await;
+        assert_eq!(human.error().await, "the engine does not take draw offers");
+        human.send(r#"{"type":"resign"}"#).await;
+        let over = human.state_where(|s| s["status"]["over"] == true).await;
+        assert_eq!(over["status"]["text"], "Black wins by resignation");
+        assert_eq!(over["status"]["result"], "0-1");
+    });
+}
+
+#[test]
+fn a_failing_engine_loses_for_its_side() {
+    let db = fresh_db("broken");
+    let server = serve(&db, &["broken=uci:/nonexistent/xiangqi-engine"]);
+    let addr = server.addr();
+    let created = create(addr, r#"{"game":"xiangqi","mode":"engine","engine":"broken","side":"black"}"#);
+    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    runtime().block_on(async {
+        let mut human = Client::connect(addr, id, Some(token)).await;
+        let over = human.state_where(|s| s["status"]["over"] == true).await;
+        assert_eq!(
+            over["status"],
+            serde_json::json!({"over":true,"result":"0-1","reason":"engine-failure","text":"Black wins by engine failure"})
+        );
+        assert_eq!(moves(&over), Vec::<String>::new());
+    });
+    let (status, bad) = http(addr, "/api/games", Some(r#"{"game":"banqi","mode":"engine","engine":"broken"}"#));
+    assert_eq!((status, bad["error"].as_str()), (400, Some("engine `broken` does not play banqi")));
+}
+
+#[test]
+fn a_restart_keeps_the_game_and_the_seats() {
+    let db = fresh_db("restart");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (id, red_token, black_token) = online_mate_game(addr);
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        red.play(MATE_LINE[0]).await;
+        black.state_at(1).await;
+        black.play(MATE_LINE[1]).await;
+        red.state_at(2).await;
+    });
+    server.stop();
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (_, lobby) = http(addr, "/api/lobby", None);
+    assert_eq!(lobby["games"][0]["status"], "live");
+    assert_eq!(lobby["games"][0]["plies"], 2);
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let back = red.next().await;
+        assert_eq!((back["you"].as_str(), back["fen"].as_str()), (Some("red"), Some(MATE_FENS[1])));
+        assert_eq!(moves(&back), MATE_LINE[..2]);
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        for (ply, mv) in MATE_LINE.iter().enumerate().skip(2) {
+            let mover = if ply % 2 == 0 { &mut red } else { &mut black };
+            mover.play(mv).await;
+            mover.state_at(ply + 1).await;
+        }
+        let end = black.state_at(5).await;
+        assert_eq!(end["fen"], MATE_FENS[4]);
+        assert_eq!(end["status"]["text"], "Red wins by checkmate");
+    });
+}
+
+#[test]
+fn a_flag_falls_without_any_message() {
+    let db = fresh_db("clock");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let created = create(addr, r#"{"game":"xiangqi","mode":"local","clock":{"base_s":2,"increment_s":0}}"#);
+    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    runtime().block_on(async {
+        let mut watcher = Client::connect(addr, id, None).await;
+        let start = watcher.next().await;
+        assert_eq!(start["clock"]["running"], "red");
+        assert_eq!(start["clock"]["increment_ms"], 0);
+        let over = watcher.state_where(|s| s["status"]["over"] == true).await;
+        assert_eq!(
+            over["status"],
+            serde_json::json!({"over":true,"result":"0-1","reason":"time","text":"Black wins by time"})
+        );
+        assert_eq!(over["clock"]["red_ms"], 0);
+        assert_eq!(over["clock"]["running"], Value::Null);
+        let mut player = Client::connect(addr, id, Some(token)).await;
+        player.play("h2e2").await;
+        assert_eq!(player.error().await, "the game is over");
+    });
+    let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
+    assert_eq!(summary["result"], "0-1");
+}
