@@ -15,7 +15,9 @@ async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    throw new Error((data && data.error) || `${method} ${path}: HTTP ${response.status}`);
+    const error = new Error((data && data.error) || `${method} ${path}: HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -33,6 +35,11 @@ export async function listLobby() {
 /** Creates a game from a NewGame body; resolves to {id, token, links}. */
 export function createGame(newGame) {
   return request("POST", "/api/games", newGame);
+}
+
+/** A game's summary (GameSummary); rejects with `status` 404 for an unknown game. */
+export function gameSummary(id) {
+  return request("GET", `/api/games/${encodeURIComponent(id)}`);
 }
 
 /** Takes the free seat of an open online game; resolves to {id, token, links}. */

@@ -3,7 +3,7 @@
 // links) and, for spectators, suggested moves. Everything shown comes from the newest
 // state frame; the page only forwards what the user chose.
 
-import { absoluteLink, pgnUrl } from "./api.js";
+import { absoluteLink, gameSummary, pgnUrl } from "./api.js";
 import { BoardView } from "./board.js";
 import { ClockDisplay } from "./clock.js";
 import { GameConnection } from "./connection.js";
@@ -47,6 +47,7 @@ export class GameView {
       onFrame: (frame) => this.onFrame(frame),
       onOnline: (online) => {
         this.online = online;
+        if (!online && !this.state) this.checkExists();
         this.render();
       },
     });
@@ -103,6 +104,17 @@ export class GameView {
       this.render();
     } else if (frame.type === "error") {
       toast(frame.message);
+    }
+  }
+
+  /** A connection refused before any state: an unknown game ends the retrying. */
+  async checkExists() {
+    try {
+      await gameSummary(this.id);
+    } catch (error) {
+      if (error.status !== 404) return;
+      this.connection.close();
+      this.status.textContent = `${error.message} — start a new game.`;
     }
   }
 
