@@ -170,8 +170,8 @@ fn suggestions_are_tallied_for_spectators_and_the_waiting_player() {
         black.state_where(|s| s["suggestions"] == tally).await;
         let own = red.state_where(|s| s["spectators"] == 3).await;
         assert_eq!(own["suggestions"], serde_json::json!([]), "red does not see suggestions on its own turn");
-        watchers[1].send(r#"{"type":"suggest","move":"i0i8"}"#).await;
-        assert_eq!(watchers[1].error().await, "`i0i8` is not a legal move in this position");
+        watchers[1].send(r#"{"type":"suggest","move":"d0e0"}"#).await;
+        assert_eq!(watchers[1].error().await, "`d0e0` is not a legal move in this position");
         red.send(r#"{"type":"suggest","move":"a8a7"}"#).await;
         assert_eq!(red.error().await, "only spectators suggest moves; players play them");
         red.play("a8a7").await;

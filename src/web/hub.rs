@@ -56,6 +56,9 @@ impl Hub {
 
     /// Creates and stores a game as `new` asks.
     pub fn create(&self, new: &NewGame) -> Result<Created, String> {
+        if new.game == "banqi" && new.fen.is_some() {
+            return Err("a Banqi game always starts from the start position".to_string());
+        }
         let table = new_table(&new.game, new.fen.as_deref())?;
         let mut rng = rand::rng();
         let human = match new.side.as_deref().unwrap_or("red") {

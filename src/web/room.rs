@@ -350,6 +350,9 @@ impl Room {
     fn draw(self: &Arc<Self>, inner: &mut Inner, role: Role, frame: &ClientFrame) -> Result<(), String> {
         let seat = match (role, inner.row.mode.as_str()) {
             (Role::Spectator, _) => return Err("spectators cannot offer or accept draws".to_string()),
+            (Role::Both, _) if matches!(frame, ClientFrame::DeclineDraw) => {
+                return Err("there is no draw offer to answer".to_string())
+            }
             (Role::Both, _) => return self.finish(inner, None, "agreement"),
             (_, "online") => match role {
                 Role::Seat(seat) => seat,

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use super::limits::{RateLimit, Verdict, MAX_FRAME};
 use super::protocol::{ClientFrame, Reply};
-use super::room::Room;
+use super::room::{Role, Room};
 
 /// Numbers the connections, so that a spectator's suggestion is its own.
 static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
@@ -52,7 +52,7 @@ pub async fn serve(mut socket: WebSocket, room: Arc<Room>, token: Option<String>
 /// What to send back for one client frame, if anything.
 fn answer(
     room: &Arc<Room>,
-    role: super::room::Role,
+    role: Role,
     connection: u64,
     limit: &mut RateLimit,
     bytes: &[u8],

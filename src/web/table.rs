@@ -134,8 +134,7 @@ pub fn new_table(game: &str, start: Option<&str>) -> Result<Box<dyn Table>, Stri
     let start = start.unwrap_or("startpos");
     match game {
         "xiangqi" => Ok(Box::new(Match::new(Xiangqi::from_text(start).map_err(|e| e.to_string())?))),
-        "banqi" if start == "startpos" => Ok(Box::new(Match::new(Banqi::start()))),
-        "banqi" => Err("a Banqi game always starts from the start position".to_string()),
+        "banqi" => Ok(Box::new(Match::new(Banqi::from_text(start).map_err(|e| e.to_string())?))),
         other => Err(format!("unknown game `{other}` (xiangqi, banqi)")),
     }
 }
