@@ -54,8 +54,9 @@ fn moves_shown() -> &'static str {
     "[...document.querySelectorAll('.moves .move')].map(b => b.textContent).join(' ')"
 }
 
-/// Plays `from`→`to` by clicking both squares, checking the legal targets on the way and
-/// the moved piece, the last-move mark and the move list afterwards.
+/// Plays `from`→`to` as ply `ply` by clicking both squares, checking the legal targets on
+/// the way and afterwards the move list, the moved piece and (unless a reply came at once)
+/// the last-move mark.
 async fn click_move(page: &Page<'_>, from: &str, to: &str, ply: usize) {
     let piece = page.eval(&piece_at(from)).await;
     let piece = piece.as_str().expect("a letter").to_owned();
@@ -66,10 +67,12 @@ async fn click_move(page: &Page<'_>, from: &str, to: &str, ply: usize) {
     page.wait_for(
         &format!("{piece} moved {from}→{to}"),
         &format!(
-            "document.querySelectorAll('.moves .move').length === {ply} && {} === '{piece}' && {} === '' \
-             && !!document.querySelector('.last-move[data-square=\"{to}\"]')",
+            "(document.querySelectorAll('.moves .move')[{index}] || {{}}).textContent === '{from}{to}' \
+             && {} === '{piece}' && {} === '' \
+             && (document.querySelectorAll('.moves .move').length > {ply} || !!document.querySelector('.last-move[data-square=\"{to}\"]'))",
             piece_at(to),
-            piece_at(from)
+            piece_at(from),
+            index = ply - 1,
         ),
     )
     .await;

@@ -93,8 +93,8 @@ function labels(shape, flipped) {
   }
   for (let rank = 0; rank < shape.ranks; rank++) {
     const { y } = pointOf(shape, 0, rank, flipped);
-    parts.push(s("text", { x: offset, y, class: "coord" }, rank));
-    parts.push(s("text", { x: width - offset, y, class: "coord" }, rank));
+    parts.push(s("text", { x: offset, y, class: "coord" }, rank + shape.firstRank));
+    parts.push(s("text", { x: width - offset, y, class: "coord" }, rank + shape.firstRank));
   }
   return parts;
 }

@@ -30,14 +30,20 @@ impl Page<'_> {
             .unwrap_or_else(|e| panic!("evaluating `{expression}` failed: {e}"))
     }
 
-    /// Waits until `condition` (JavaScript) is true; fails naming `what` and the status line.
+    /// Waits until `condition` (JavaScript) is true; fails naming `what` and the status line,
+    /// leaving `failure.png` among the screenshots.
     pub async fn wait_for(&self, what: &str, condition: &str) {
         let started = Instant::now();
         while self.eval(condition).await != Value::Bool(true) {
             if started.elapsed() > PATIENCE {
                 let status = self.eval("(document.getElementById('status') || {}).textContent || ''").await;
                 let toasts = self.eval("(document.getElementById('toasts') || {}).textContent || ''").await;
-                panic!("timed out waiting for {what} ({condition}); status line: {status}; messages: {toasts}");
+                let shot = self.screenshot("failure").await;
+                panic!(
+                    "timed out waiting for {what} ({condition}); status line: {status}; messages: {toasts}; \
+                     screenshot: {}",
+                    shot.display()
+                );
             }
             tokio::time::sleep(POLL).await;
         }
