@@ -200,6 +200,7 @@ fn the_page_plays_in_a_real_browser() {
     let _server = Listening::start(serve, port);
     let base = format!("http://127.0.0.1:{port}");
 
+    let _ = std::fs::remove_file(screenshot_dir().join("failure.png"));
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
     runtime.block_on(async {
         let browser = Browser::start(&chromium, &chromedriver, DESKTOP.0, DESKTOP.1).await;
