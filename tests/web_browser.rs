@@ -62,7 +62,11 @@ async fn click_move(page: &Page<'_>, from: &str, to: &str, ply: usize) {
     let piece = piece.as_str().expect("a letter").to_owned();
     assert!(!piece.is_empty(), "no piece on {from} to move");
     page.click(&format!(".hit[data-square=\"{from}\"]")).await;
-    page.wait_for(&format!("{to} highlighted as a target of {from}"), &format!("!!document.querySelector('.target[data-square=\"{to}\"]')")).await;
+    page.wait_for(
+        &format!("{to} highlighted as a target of {from}"),
+        &format!("!!document.querySelector('.target[data-square=\"{to}\"]')"),
+    )
+    .await;
     page.click(&format!(".hit[data-square=\"{to}\"]")).await;
     page.wait_for(
         &format!("{piece} moved {from}→{to}"),
@@ -91,7 +95,11 @@ async fn start_game(page: &Page<'_>, mode: &str, game: &str) {
         page.wait_for("the engines listed", "document.querySelectorAll('#engine option').length > 0").await;
     }
     page.click("#start-game").await;
-    page.wait_for(&format!("a {game} board"), &format!("!!document.querySelector('svg.board[data-game=\"{game}\"] .piece')")).await;
+    page.wait_for(
+        &format!("a {game} board"),
+        &format!("!!document.querySelector('svg.board[data-game=\"{game}\"] .piece')"),
+    )
+    .await;
 }
 
 /// Two players on one device: the mate, stepping back and forth, and the phone layout.
@@ -110,7 +118,10 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     page.wait_for("the result", "document.getElementById('status').textContent.includes('checkmate')").await;
     let status = page.text("#status").await;
     assert!(status.contains("Red"), "the winner is named: {status}");
-    assert!(page.eval("!!document.querySelector('.check-mark[data-square=\"e9\"]')").await.as_bool().unwrap(), "e9 marked in check");
+    assert!(
+        page.eval("!!document.querySelector('.check-mark[data-square=\"e9\"]')").await.as_bool().unwrap(),
+        "e9 marked in check"
+    );
     assert_eq!(page.eval(moves_shown()).await, MATE_LINE.join(" "), "the move list");
     assert_eq!(page.eval("document.querySelectorAll('.hit').length").await, 90, "90 points on the board");
     page.click(".hit[data-square=\"e9\"]").await;
@@ -118,12 +129,21 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     page.screenshot("xiangqi-mate-desktop").await;
 
     page.click("button[title=\"previous move\"]").await;
-    page.wait_for("the position before the mate", &format!("{} === 'C' && {} === '' && !document.querySelector('.check-mark')", piece_at("b4"), piece_at("e4"))).await;
+    page.wait_for(
+        "the position before the mate",
+        &format!("{} === 'C' && {} === '' && !document.querySelector('.check-mark')", piece_at("b4"), piece_at("e4")),
+    )
+    .await;
     page.click("button[title=\"first position\"]").await;
-    page.wait_for("the start position again", &format!("{} === 'C' && {} === 'p'", piece_at("h2"), piece_at("e6"))).await;
+    page.wait_for("the start position again", &format!("{} === 'C' && {} === 'p'", piece_at("h2"), piece_at("e6")))
+        .await;
     assert_eq!(shown_position(page).await, start_position(), "stepping back to the start");
     page.click("button[title=\"latest position\"]").await;
-    page.wait_for("the final position", &format!("{} === 'C' && !!document.querySelector('.check-mark')", piece_at("e4"))).await;
+    page.wait_for(
+        "the final position",
+        &format!("{} === 'C' && !!document.querySelector('.check-mark')", piece_at("e4")),
+    )
+    .await;
 
     page.click("button.flip").await;
     page.wait_for("the flipped board", "document.querySelector('.seat.bottom').dataset.seat === 'black'").await;
@@ -151,9 +171,21 @@ async fn engine_reply(page: &Page<'_>, base: &str) {
 async fn banqi_flip(page: &Page<'_>, base: &str) {
     open_start_screen(page, base).await;
     start_game(page, "local", "banqi").await;
-    assert_eq!(page.eval("[...document.querySelectorAll('svg.board .piece')].filter(p => p.dataset.piece === 'X').length").await, 32, "32 face-down pieces");
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('svg.board .piece')].filter(p => p.dataset.piece === 'X').length")
+            .await,
+        32,
+        "32 face-down pieces"
+    );
     page.click(".hit[data-square=\"b3\"]").await;
-    page.wait_for("b3 flipped", &format!("!['', 'X'].includes({}) && document.querySelector('.moves .move').textContent.startsWith('b3b3:')", piece_at("b3"))).await;
+    page.wait_for(
+        "b3 flipped",
+        &format!(
+            "!['', 'X'].includes({}) && document.querySelector('.moves .move').textContent.startsWith('b3b3:')",
+            piece_at("b3")
+        ),
+    )
+    .await;
     page.wait_for("the seats' colours", "document.querySelector('.seat.bottom').textContent.includes('(Red)') || document.querySelector('.seat.bottom').textContent.includes('(Black)')").await;
     page.client.set_window_size(PHONE.0, PHONE.1).await.expect("a phone-sized window");
     page.screenshot("banqi-phone").await;
@@ -166,13 +198,21 @@ async fn online_and_watch(page: &Page<'_>, base: &str) {
     open_start_screen(page, base).await;
     start_game(page, "online", "xiangqi").await;
     let link = |class: &str| format!("(document.querySelector('.{class} input') || {{value: ''}}).value");
-    page.wait_for("the opponent's link", &format!("{}.includes('/#/g/') && {}.includes('token=')", link("opponent-link"), link("opponent-link"))).await;
+    page.wait_for(
+        "the opponent's link",
+        &format!("{}.includes('/#/g/') && {}.includes('token=')", link("opponent-link"), link("opponent-link")),
+    )
+    .await;
     let watch = page.eval(&link("watch-link")).await;
     let watch = watch.as_str().expect("the watch link").to_owned();
     assert!(watch.starts_with(base) && !watch.contains("token"), "a watch link without a token: {watch}");
     page.screenshot("online-desktop").await;
     page.client.goto(&watch).await.expect("the watch link opens");
-    page.wait_for("the spectator's view", "(document.querySelector('.suggestions') || {textContent: ''}).textContent.includes('watching')").await;
+    page.wait_for(
+        "the spectator's view",
+        "(document.querySelector('.suggestions') || {textContent: ''}).textContent.includes('watching')",
+    )
+    .await;
     page.click(".hit[data-square=\"h2\"]").await;
     page.click(".hit[data-square=\"e2\"]").await;
     page.wait_for("the suggestion's tally", "!!document.querySelector('.tally li[data-move=\"h2e2\"]')").await;
