@@ -1,0 +1,58 @@
+// The server's HTTP routes (docs/web-protocol.md): engines, lobby, creating and joining
+// games, and the address of a game's PGN and WebSocket.
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${method} ${path}: HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+/** The engines the server offers: [{name, spec, games}]. */
+export async function listEngines() {
+  return (await request("GET", "/api/engines")).engines;
+}
+
+/** Open and live games, newest first: [GameSummary]. */
+export async function listLobby() {
+  return (await request("GET", "/api/lobby")).games;
+}
+
+/** Creates a game from a NewGame body; resolves to {id, token, links}. */
+export function createGame(newGame) {
+  return request("POST", "/api/games", newGame);
+}
+
+/** A game's summary (GameSummary); rejects with `status` 404 for an unknown game. */
+export function gameSummary(id) {
+  return request("GET", `/api/games/${encodeURIComponent(id)}`);
+}
+
+/** Takes the free seat of an open online game; resolves to {id, token, links}. */
+export function joinGame(id) {
+  return request("POST", `/api/games/${encodeURIComponent(id)}/join`);
+}
+
+/** The address of a game's PGN. */
+export function pgnUrl(id) {
+  return `/api/games/${encodeURIComponent(id)}/pgn`;
+}
+
+/** The absolute address of one of the server's links ("/#/g/<id>?token=…"). */
+export function absoluteLink(link) {
+  return new URL(link, location.origin).href;
+}

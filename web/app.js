@@ -1,0 +1,24 @@
+// The page's entry point: routes the URL hash to a screen. "#/" is the start screen;
+// "#/g/<id>?token=<seat token>" opens that seat of a game, "#/g/<id>" watches it — the
+// same links the server hands out.
+
+import { GameView } from "./game-view.js";
+import { StartView } from "./start-view.js";
+
+const root = document.getElementById("app");
+let screen = null;
+
+function route() {
+  if (screen) screen.destroy();
+  const match = location.hash.match(/^#\/g\/([^?]+)(?:\?(.*))?$/);
+  if (match) {
+    const token = new URLSearchParams(match[2] || "").get("token");
+    screen = new GameView(root, decodeURIComponent(match[1]), token);
+  } else {
+    screen = new StartView(root);
+  }
+  document.body.dataset.screen = match ? "game" : "start";
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,120 @@
+// The drawn board, without pieces: Xiangqi's lines with the river (楚河 漢界), the
+// palaces' diagonals and the position marks, or Banqi's 4×8 squares; files and ranks
+// labelled in ICCS on every side. Redrawn only when the game or the orientation changes.
+
+import { s } from "./dom.js";
+import { CELL, pointOf, viewSize } from "./geometry.js";
+
+const MARK_GAP = 5;
+const MARK_LENGTH = 11;
+const POSITION_MARKS = [
+  [1, 2], [7, 2], [1, 7], [7, 7],
+  [0, 3], [2, 3], [4, 3], [6, 3], [8, 3],
+  [0, 6], [2, 6], [4, 6], [6, 6], [8, 6],
+];
+
+function line(shape, flipped, [f1, r1], [f2, r2], cls = "grid-line") {
+  const a = pointOf(shape, f1, r1, flipped);
+  const b = pointOf(shape, f2, r2, flipped);
+  return s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: cls });
+}
+
+/** The four little corners around a cannon's or soldier's starting point. */
+function positionMark(shape, flipped, file, rank) {
+  const { x, y } = pointOf(shape, file, rank, flipped);
+  const parts = [];
+  for (const dx of [-1, 1]) {
+    const sideFile = file + (flipped ? -dx : dx);
+    if (sideFile < 0 || sideFile >= shape.files) continue;
+    for (const dy of [-1, 1]) {
+      const cx = x + dx * MARK_GAP;
+      const cy = y + dy * MARK_GAP;
+      parts.push(`M${cx} ${cy + dy * MARK_LENGTH}V${cy}H${cx + dx * MARK_LENGTH}`);
+    }
+  }
+  return s("path", { d: parts.join(""), class: "grid-mark" });
+}
+
+function xiangqiLines(shape, flipped) {
+  const parts = [];
+  for (let rank = 0; rank < shape.ranks; rank++) {
+    parts.push(line(shape, flipped, [0, rank], [shape.files - 1, rank]));
+  }
+  for (let file = 0; file < shape.files; file++) {
+    const edge = file === 0 || file === shape.files - 1;
+    if (edge) {
+      parts.push(line(shape, flipped, [file, 0], [file, shape.ranks - 1]));
+    } else {
+      parts.push(line(shape, flipped, [file, 0], [file, 4]));
+      parts.push(line(shape, flipped, [file, 5], [file, shape.ranks - 1]));
+    }
+  }
+  for (const [low, high] of [[0, 2], [7, 9]]) {
+    parts.push(line(shape, flipped, [3, low], [5, high]));
+    parts.push(line(shape, flipped, [5, low], [3, high]));
+  }
+  for (const [file, rank] of POSITION_MARKS) parts.push(positionMark(shape, flipped, file, rank));
+  return parts;
+}
+
+function river(shape, flipped) {
+  const y = (pointOf(shape, 0, 4, flipped).y + pointOf(shape, 0, 5, flipped).y) / 2;
+  const left = pointOf(shape, flipped ? 6 : 2, 0, flipped).x;
+  const right = pointOf(shape, flipped ? 2 : 6, 0, flipped).x;
+  return [
+    s("text", { x: left, y, class: "river-text" }, "楚 河"),
+    s("text", { x: right, y, class: "river-text" }, "漢 界"),
+  ];
+}
+
+function banqiSquares(shape) {
+  const edge = shape.margin;
+  const parts = [];
+  for (let file = 0; file <= shape.files; file++) {
+    const x = edge + file * CELL;
+    parts.push(s("line", { x1: x, y1: edge, x2: x, y2: edge + shape.ranks * CELL, class: "grid-line" }));
+  }
+  for (let rank = 0; rank <= shape.ranks; rank++) {
+    const y = edge + rank * CELL;
+    parts.push(s("line", { x1: edge, y1: y, x2: edge + shape.files * CELL, y2: y, class: "grid-line" }));
+  }
+  return parts;
+}
+
+function labels(shape, flipped) {
+  const { width, height } = viewSize(shape);
+  const offset = shape.margin / 2 - 5;
+  const parts = [];
+  for (let file = 0; file < shape.files; file++) {
+    const { x } = pointOf(shape, file, 0, flipped);
+    const letter = String.fromCharCode(97 + file);
+    parts.push(s("text", { x, y: height - offset, class: "coord" }, letter));
+    parts.push(s("text", { x, y: offset, class: "coord" }, letter));
+  }
+  for (let rank = 0; rank < shape.ranks; rank++) {
+    const { y } = pointOf(shape, 0, rank, flipped);
+    parts.push(s("text", { x: offset, y, class: "coord" }, rank + shape.firstRank));
+    parts.push(s("text", { x: width - offset, y, class: "coord" }, rank + shape.firstRank));
+  }
+  return parts;
+}
+
+/** The board's background, lines and labels as one SVG group. */
+export function drawGrid(shape, flipped) {
+  const { width, height } = viewSize(shape);
+  const inset = shape.onPoints ? 8 : 4;
+  const first = pointOf(shape, 0, shape.ranks - 1, false);
+  const spanX = (shape.onPoints ? shape.files - 1 : shape.files) * CELL;
+  const spanY = (shape.onPoints ? shape.ranks - 1 : shape.ranks) * CELL;
+  const origin = shape.onPoints ? first : { x: shape.margin, y: shape.margin };
+  return s("g", { class: "grid" }, [
+    s("rect", { x: 0, y: 0, width, height, rx: 14, class: "board-wood" }),
+    s("rect", {
+      x: origin.x - inset, y: origin.y - inset,
+      width: spanX + 2 * inset, height: spanY + 2 * inset, class: "grid-frame",
+    }),
+    shape.onPoints ? xiangqiLines(shape, flipped) : banqiSquares(shape),
+    shape.onPoints ? river(shape, flipped) : [],
+    labels(shape, flipped),
+  ]);
+}

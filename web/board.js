@@ -1,0 +1,163 @@
+// The board view: an SVG of the grid, the pieces of one position and its marks (last
+// move, check, selection, legal targets, arrows for a hint or suggested moves). It knows
+// no rules: the moves it offers are exactly the `legal` list it is given.
+
+import { s } from "./dom.js";
+import { drawGrid } from "./board-grid.js";
+import { attachInput } from "./board-input.js";
+import { CELL, allSquares, cellIndex, parseMove, shapeOf, squarePoint, viewSize } from "./geometry.js";
+import { HIDDEN, pieceColor, pieceGlyph, pieceName } from "./pieces.js";
+
+const PIECE_RADIUS = CELL * 0.44;
+
+function pieceNode(letter, square, point) {
+  const hidden = letter === HIDDEN;
+  const color = pieceColor(letter);
+  return s("g", {
+    class: hidden ? "piece hidden" : `piece ${color}`,
+    "data-square": square, "data-piece": letter,
+    transform: `translate(${point.x} ${point.y})`,
+  }, [
+    s("title", {}, pieceName(letter)),
+    s("circle", { r: PIECE_RADIUS, class: "piece-disc" }),
+    s("circle", { r: PIECE_RADIUS * 0.8, class: "piece-ring" }),
+    hidden ? null : s("text", { class: "piece-glyph", y: 1 }, pieceGlyph(letter)),
+  ]);
+}
+
+function arrow(from, to, cls) {
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const length = Math.hypot(dx, dy) || 1;
+  const trim = PIECE_RADIUS * 0.55;
+  const end = { x: to.x - (dx / length) * trim, y: to.y - (dy / length) * trim };
+  return s("line", { x1: from.x, y1: from.y, x2: end.x, y2: end.y, class: `arrow ${cls}`, "marker-end": "url(#arrowhead)" });
+}
+
+/** The interactive board inside `container`; `onMove(move)` receives a chosen legal move. */
+export class BoardView {
+  constructor(container, onMove) {
+    this.svg = s("svg", { class: "board", role: "img" });
+    container.append(this.svg);
+    this.onMove = onMove;
+    this.selected = null;
+    this.position = null;
+    this.layout = null;
+    attachInput(this);
+  }
+
+  /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind}], interactive, flipped}. */
+  render(position) {
+    const layout = `${position.game}:${position.flipped}`;
+    if (layout !== this.layout) this.drawLayout(position.game, position.flipped);
+    if (this.position && this.position.board !== position.board) this.selected = null;
+    this.position = position;
+    if (this.selected && this.targetsFrom(this.selected).length === 0) this.selected = null;
+    this.drawPosition();
+  }
+
+  drawLayout(game, flipped) {
+    this.shape = shapeOf(game);
+    this.flipped = flipped;
+    this.layout = `${game}:${flipped}`;
+    const { width, height } = viewSize(this.shape);
+    this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    this.svg.setAttribute("aria-label", `${game} board`);
+    this.svg.dataset.game = game;
+    this.svg.replaceChildren(
+      s("defs", {}, s("marker", {
+        id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5,
+        markerWidth: 3.2, markerHeight: 3.2, orient: "auto-start-reverse",
+      }, s("path", { d: "M0 0L10 5L0 10z", class: "arrowhead" }))),
+      drawGrid(this.shape, flipped),
+      (this.marks = s("g", { class: "marks" })),
+      (this.pieces = s("g", { class: "pieces" })),
+      (this.overlay = s("g", { class: "overlay" })),
+      (this.hits = s("g", { class: "hits" }, allSquares(this.shape).map((square) => this.hitNode(square)))),
+    );
+  }
+
+  hitNode(square) {
+    const { x, y } = this.point(square);
+    return s("rect", {
+      class: "hit", "data-square": square,
+      x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL,
+    });
+  }
+
+  point(square) {
+    return squarePoint(this.shape, square, this.flipped);
+  }
+
+  /** The letter on `square` ("" when empty). */
+  pieceAt(square) {
+    return this.position.board[cellIndex(this.shape, square)] || "";
+  }
+
+  /** The legal moves starting on `square` (a Banqi flip included). */
+  targetsFrom(square) {
+    if (!this.position.interactive) return [];
+    return this.position.legal.filter((move) => move.startsWith(square));
+  }
+
+  /** Whether `from`→`to` is one of the legal moves; returns the move text or null. */
+  legalMove(from, to) {
+    const move = from + to;
+    return this.targetsFrom(from).includes(move) ? move : null;
+  }
+
+  select(square) {
+    this.selected = square;
+    this.drawPosition();
+  }
+
+  drawPosition() {
+    const { board, last, check, arrows } = this.position;
+    const squares = allSquares(this.shape);
+    this.pieces.replaceChildren(...squares.flatMap((square, index) =>
+      board[index] ? [pieceNode(board[index], square, this.point(square))] : []));
+    const marks = [];
+    if (last) {
+      const { from, to } = parseMove(last);
+      for (const square of new Set([from, to])) marks.push(this.squareMark(square, "last-move"));
+    }
+    if (check) marks.push(s("circle", { ...this.centre(check), r: PIECE_RADIUS * 1.18, class: "check-mark", "data-square": check }));
+    if (this.selected) marks.push(this.squareMark(this.selected, "selected"));
+    this.marks.replaceChildren(...marks);
+    const overlay = [];
+    if (this.selected) {
+      for (const move of this.targetsFrom(this.selected)) {
+        const target = parseMove(move).to;
+        if (target === this.selected) continue;
+        const capture = Boolean(this.pieceAt(target));
+        overlay.push(s("circle", {
+          ...this.centre(target), r: capture ? PIECE_RADIUS * 1.05 : CELL * 0.12,
+          class: capture ? "target capture" : "target", "data-square": target,
+        }));
+      }
+    }
+    for (const { move, kind, weight } of arrows || []) {
+      const { from, to } = parseMove(move);
+      const line = arrow(this.point(from), this.point(to), kind);
+      if (weight !== undefined) line.style.opacity = String(0.35 + 0.55 * weight);
+      overlay.push(line);
+    }
+    this.overlay.replaceChildren(...overlay);
+    const checkNode = check && this.pieces.querySelector(`[data-square="${check}"]`);
+    if (checkNode) checkNode.classList.add("in-check");
+  }
+
+  centre(square) {
+    const { x, y } = this.point(square);
+    return { cx: x, cy: y };
+  }
+
+  squareMark(square, cls) {
+    const { x, y } = this.point(square);
+    const size = CELL * 0.96;
+    return s("rect", {
+      x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 8,
+      class: cls, "data-square": square,
+    });
+  }
+}

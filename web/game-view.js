@@ -1,0 +1,305 @@
+// The game screen: the board, both seats with their clocks, the status line, the move
+// list with stepping, the actions of a seat (hint, resign, draw), sharing (FEN, PGN,
+// links) and, for spectators, suggested moves. Everything shown comes from the newest
+// state frame; the page only forwards what the user chose.
+
+import { absoluteLink, gameSummary, pgnUrl } from "./api.js";
+import { BoardView } from "./board.js";
+import { ClockDisplay } from "./clock.js";
+import { GameConnection } from "./connection.js";
+import { copyText, h } from "./dom.js";
+import { GameHistory } from "./history.js";
+import { MoveList } from "./move-list.js";
+import { toast } from "./toast.js";
+
+const CONFIRM_MS = 3000;
+const SIDES = ["red", "black"];
+
+function other(side) {
+  return side === "red" ? "black" : "red";
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Where the creator of an online game keeps the links to hand out (this tab only). */
+export function rememberLinks(id, links) {
+  sessionStorage.setItem(`xz-links-${id}`, JSON.stringify(links));
+}
+
+function rememberedLinks(id) {
+  return JSON.parse(sessionStorage.getItem(`xz-links-${id}`) || "null");
+}
+
+/** One game's screen inside `root`, connected as `token`'s seat (or as a spectator). */
+export class GameView {
+  constructor(root, id, token) {
+    this.id = id;
+    this.state = null;
+    this.viewPly = null;
+    this.hint = null;
+    this.mySuggestion = null;
+    this.flipped = false;
+    this.online = false;
+    this.build(root);
+    this.connection = new GameConnection(id, token, {
+      onFrame: (frame) => this.onFrame(frame),
+      onOnline: (online) => {
+        this.online = online;
+        if (!online && !this.state) this.checkExists();
+        this.render();
+      },
+    });
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  /** Leaves the game: closes the connection and stops the clocks. */
+  destroy() {
+    this.connection.close();
+    this.clocks.stop();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  build(root) {
+    const seatPanel = (position) => h("div", { class: `seat ${position}` }, [
+      h("span", { class: "seat-dot" }), h("span", { class: "seat-name" }),
+    ]);
+    this.top = seatPanel("top");
+    this.bottom = seatPanel("bottom");
+    this.clockOf = { red: h("span", { class: "clock", hidden: true }), black: h("span", { class: "clock", hidden: true }) };
+    const boardBox = h("div", { class: "board-box" });
+    this.board = new BoardView(boardBox, (move) => this.chose(move));
+    this.status = h("div", { id: "status", class: "status", role: "status" }, "Connecting…");
+    this.moveList = new MoveList((ply) => this.view(ply));
+    this.actions = h("div", { class: "actions" });
+    this.share = h("div", { class: "share" });
+    this.suggestions = h("div", { class: "suggestions" });
+    root.replaceChildren(h("section", { class: "game-view" }, [
+      h("div", { class: "board-column" }, [this.top, boardBox, this.bottom]),
+      h("aside", { class: "side-column" }, [
+        this.status, this.actions, this.moveList.element, this.suggestions, this.share,
+      ]),
+    ]));
+    this.clocks = new ClockDisplay(this.clockOf);
+  }
+
+  onFrame(frame) {
+    if (frame.type === "state") {
+      if (!this.state) {
+        this.history = new GameHistory(frame.game);
+        this.flipped = frame.you === "black";
+      }
+      if (this.state && this.state.moves.length !== frame.moves.length) {
+        this.hint = null;
+        this.mySuggestion = null;
+      }
+      this.state = frame;
+      this.boards = this.history.update(frame);
+      this.clocks.update(frame.clock, frame.status.over);
+      this.render();
+    } else if (frame.type === "hint") {
+      this.hint = frame.move;
+      this.render();
+    } else if (frame.type === "error") {
+      toast(frame.message);
+    }
+  }
+
+  /** A connection refused before any state: an unknown game ends the retrying. */
+  async checkExists() {
+    try {
+      await gameSummary(this.id);
+    } catch (error) {
+      if (error.status !== 404) return;
+      this.connection.close();
+      this.status.textContent = `${error.message} — start a new game.`;
+    }
+  }
+
+  chose(move) {
+    const you = this.state.you;
+    if (you === "spectator") {
+      this.connection.send({ type: "suggest", move });
+      this.mySuggestion = move;
+    } else {
+      this.connection.send({ type: "move", move });
+    }
+    this.render();
+  }
+
+  send(type) {
+    if (!this.connection.send({ type })) toast("Not connected to the server");
+  }
+
+  view(ply) {
+    this.viewPly = ply === this.state.moves.length ? null : ply;
+    this.render();
+  }
+
+  key(event) {
+    if (!this.state || event.target.closest("input, select, textarea")) return;
+    const viewed = this.viewPly ?? this.state.moves.length;
+    if (event.key === "ArrowLeft") this.moveList.go(viewed - 1);
+    else if (event.key === "ArrowRight") this.moveList.go(viewed + 1);
+    else return;
+    event.preventDefault();
+  }
+
+  /** "Red", or in Banqi "First (Black)" once the colours are decided. */
+  seatLabel(seat) {
+    const state = this.state;
+    if (state.game !== "banqi") return capitalized(seat);
+    const order = seat === "red" ? "First" : "Second";
+    const color = state.colors && state.colors[seat];
+    return color ? `${order} (${capitalized(color)})` : order;
+  }
+
+  render() {
+    const state = this.state;
+    if (!state) return;
+    const latest = this.viewPly === null;
+    const over = state.status.over;
+    const canMove = latest && !over && (state.you === "both" || state.you === state.to_move);
+    const canSuggest = latest && !over && state.you === "spectator";
+    const shown = latest ? state : { ...this.boards[this.viewPly], legal: [] };
+    this.board.render({
+      game: state.game, board: shown.board, legal: shown.legal, last: shown.last, check: shown.check,
+      flipped: this.flipped, interactive: canMove || canSuggest, arrows: latest ? this.arrows() : [],
+    });
+    this.renderSeats();
+    this.renderStatus(latest);
+    this.renderActions();
+    this.moveList.update(state.moves, this.boards.map(Boolean), this.viewPly ?? state.moves.length);
+    this.renderSuggestions();
+    this.renderShare();
+    document.title = `${capitalized(state.game)} · ${state.status.over ? state.status.result : this.seatLabel(state.to_move) + " to move"}`;
+  }
+
+  arrows() {
+    const arrows = [];
+    if (this.hint) arrows.push({ move: this.hint, kind: "hint" });
+    const tally = this.state.suggestions || [];
+    const most = tally.length ? tally[0][1] : 1;
+    for (const [move, count] of tally.slice(0, 3)) arrows.push({ move, kind: "suggestion", weight: count / most });
+    return arrows;
+  }
+
+  renderSeats() {
+    const state = this.state;
+    const bottomSeat = this.flipped ? "black" : "red";
+    for (const [panel, seat] of [[this.bottom, bottomSeat], [this.top, other(bottomSeat)]]) {
+      const name = state.seats[seat];
+      const yours = state.you === seat ? " (you)" : "";
+      const color = state.game === "banqi" ? state.colors && state.colors[seat] : seat;
+      panel.classList.remove("red", "black", "undecided");
+      panel.classList.add(color || "undecided");
+      panel.classList.toggle("to-move", !state.status.over && state.to_move === seat);
+      panel.dataset.seat = seat;
+      panel.querySelector(".seat-name").textContent =
+        `${this.seatLabel(seat)} · ${name || "waiting for a player…"}${yours}`;
+      panel.append(this.clockOf[seat]);
+    }
+  }
+
+  renderStatus(latest) {
+    const state = this.state;
+    let text;
+    if (state.status.over) {
+      text = state.status.text;
+    } else {
+      const mine = state.you === state.to_move;
+      text = mine ? `Your move (${this.seatLabel(state.to_move)})` : `${this.seatLabel(state.to_move)} to move`;
+      if (state.check) text += " · check!";
+      if (state.draw_offer) text += ` · ${this.seatLabel(state.draw_offer)} offers a draw`;
+    }
+    if (!latest) text += ` — viewing move ${this.viewPly}`;
+    if (!this.online) text += " — reconnecting…";
+    this.status.textContent = text;
+    this.status.classList.toggle("over", state.status.over);
+    this.status.classList.toggle("check", Boolean(state.check) && !state.status.over);
+  }
+
+  renderActions() {
+    const state = this.state;
+    const seat = state.you !== "spectator";
+    const live = seat && !state.status.over;
+    const button = (label, cls, onclick, shown = true) =>
+      shown ? h("button", { type: "button", class: cls, onclick }, label) : null;
+    const opponentOffers = state.draw_offer && state.draw_offer !== state.you && state.you !== "both";
+    const iOffered = state.draw_offer && state.draw_offer === state.you;
+    const buttons = [
+      button("Flip board", "flip", () => {
+        this.flipped = !this.flipped;
+        this.render();
+      }),
+      button("Hint", "hint", () => this.send("hint"), live && (state.mode === "engine" || state.mode === "local")),
+      button("Resign", "resign", (event) => this.confirmThen(event.target, "Really resign?", () => this.send("resign")), live),
+      button(state.mode === "local" ? "Agree a draw" : iOffered ? "Draw offered" : "Offer draw", "offer-draw",
+        () => this.send("offer_draw"), live && !opponentOffers),
+      button("Accept draw", "accept-draw", () => this.send("accept_draw"), live && opponentOffers),
+      button("Decline draw", "decline-draw", () => this.send("decline_draw"), live && opponentOffers),
+      button("Copy FEN", "copy-fen", () => this.copy(state.fen, "FEN copied")),
+      h("a", { class: "button pgn", href: pgnUrl(state.id), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
+      h("a", { class: "button", href: "#/" }, "New game"),
+    ];
+    this.actions.replaceChildren(...buttons.filter(Boolean));
+    const offered = this.actions.querySelector(".offer-draw");
+    if (offered && iOffered) offered.disabled = true;
+  }
+
+  confirmThen(target, question, action) {
+    if (target.dataset.confirming) {
+      action();
+      return;
+    }
+    const label = target.textContent;
+    target.dataset.confirming = "1";
+    target.textContent = question;
+    setTimeout(() => {
+      delete target.dataset.confirming;
+      target.textContent = label;
+    }, CONFIRM_MS);
+  }
+
+  async copy(text, done) {
+    if (await copyText(text)) toast(done, "info");
+    else toast("Copying failed: " + text);
+  }
+
+  renderSuggestions() {
+    const tally = this.state.suggestions || [];
+    const spectator = this.state.you === "spectator";
+    const lines = [];
+    if (spectator && !this.state.status.over) {
+      lines.push(h("p", { class: "hint-text" }, this.mySuggestion
+        ? `Your suggestion: ${this.mySuggestion}`
+        : `You are watching (${this.state.spectators} watching). Move a piece to suggest ${this.seatLabel(this.state.to_move)}'s next move.`));
+    }
+    if (tally.length) {
+      lines.push(h("h3", {}, "Suggested moves"));
+      lines.push(h("ul", { class: "tally" }, tally.map(([move, count]) =>
+        h("li", { "data-move": move }, [h("span", { class: "move" }, move), ` × ${count}`]))));
+    }
+    if (this.hint) lines.push(h("p", { class: "hint-text" }, `Hint: ${this.hint}`));
+    this.suggestions.replaceChildren(...lines);
+  }
+
+  renderShare() {
+    const state = this.state;
+    const links = rememberedLinks(state.id);
+    const watch = absoluteLink(`/#/g/${state.id}`);
+    const row = (label, url, cls) => h("div", { class: `link-row ${cls}` }, [
+      h("span", {}, label),
+      h("input", { type: "text", readonly: true, value: url, onfocus: (event) => event.target.select() }),
+      h("button", { type: "button", onclick: () => this.copy(url, `${label} copied`) }, "Copy"),
+    ]);
+    const waiting = state.mode === "online" && SIDES.some((side) => state.seats[side] === null);
+    const rows = [
+      links && links.opponent && waiting ? row("Opponent's link", absoluteLink(links.opponent), "opponent-link") : null,
+      state.mode !== "local" ? row("Watch link", watch, "watch-link") : null,
+    ];
+    this.share.replaceChildren(...rows.filter(Boolean));
+  }
+}

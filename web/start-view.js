@@ -1,0 +1,148 @@
+// The start screen: a new game against an engine, for two players on this device, or
+// online (the opponent's and the watchers' links are shown in the game); and the lobby
+// of open and live games to join or watch, refreshed while the screen is open.
+
+import { createGame, joinGame, listEngines, listLobby } from "./api.js";
+import { h } from "./dom.js";
+import { rememberLinks } from "./game-view.js";
+import { toast } from "./toast.js";
+
+const LOBBY_REFRESH_MS = 5000;
+const MODES = [
+  ["engine", "Play the engine"],
+  ["local", "Two players, one device"],
+  ["online", "Play online"],
+];
+const CLOCKS = [["", "No clock"], ["180+2", "3 min + 2 s"], ["300+3", "5 min + 3 s"], ["600+5", "10 min + 5 s"], ["900+10", "15 min + 10 s"]];
+
+function select(id, options) {
+  return h("select", { id, name: id }, options.map(([value, label]) => h("option", { value }, label)));
+}
+
+function field(label, control) {
+  return h("label", { class: "field" }, [h("span", {}, label), control]);
+}
+
+/** Opens the seat (or watch view) behind one of the server's links ("/#/g/…"). */
+export function openLink(link) {
+  location.hash = link.slice(link.indexOf("#"));
+}
+
+/** The start screen inside `root`. */
+export class StartView {
+  constructor(root) {
+    this.engines = [];
+    this.build(root);
+    this.loadEngines();
+    this.refreshLobby();
+    this.timer = setInterval(() => this.refreshLobby(), LOBBY_REFRESH_MS);
+    document.title = "xiangqi-zero";
+  }
+
+  /** Leaves the screen: stops the lobby's refreshing. */
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  build(root) {
+    this.game = select("game", [["xiangqi", "Xiangqi"], ["banqi", "Banqi (dark chess)"]]);
+    this.engine = select("engine", []);
+    this.side = select("side", []);
+    this.clock = select("clock", CLOCKS);
+    this.modeInputs = MODES.map(([value, label], index) => {
+      const input = h("input", { type: "radio", name: "mode", id: `mode-${value}`, value, checked: index === 0 });
+      return h("label", { class: "mode", for: `mode-${value}` }, [input, h("span", {}, label)]);
+    });
+    this.engineField = field("Engine", this.engine);
+    this.sideField = field("Your side", this.side);
+    const form = h("form", { class: "new-game", onsubmit: (event) => this.start(event) }, [
+      h("div", { class: "modes", role: "radiogroup" }, this.modeInputs),
+      field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock),
+      h("button", { type: "submit", id: "start-game", class: "primary" }, "Start"),
+    ]);
+    form.addEventListener("change", () => this.refreshForm());
+    this.lobby = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, "Loading…"));
+    root.replaceChildren(h("section", { class: "start-view" }, [
+      h("div", { class: "panel" }, [h("h2", {}, "New game"), form]),
+      h("div", { class: "panel" }, [h("h2", {}, "Lobby"), this.lobby]),
+    ]));
+    this.refreshForm();
+  }
+
+  mode() {
+    return this.modeInputs.map((label) => label.querySelector("input")).find((input) => input.checked).value;
+  }
+
+  refreshForm() {
+    const mode = this.mode();
+    const game = this.game.value;
+    this.engineField.hidden = mode !== "engine";
+    this.sideField.hidden = mode === "local";
+    const sideLabels = game === "banqi" ? ["Move first", "Move second"] : ["Red (moves first)", "Black"];
+    const side = this.side.value || "red";
+    this.side.replaceChildren(...[["red", sideLabels[0]], ["black", sideLabels[1]], ["random", "Random"]]
+      .map(([value, label]) => h("option", { value, selected: value === side }, label)));
+    const engine = this.engine.value;
+    const offered = this.engines.filter((entry) => entry.games.includes(game));
+    this.engine.replaceChildren(...offered.map((entry) =>
+      h("option", { value: entry.name, selected: entry.name === engine, title: entry.spec }, `${entry.name} (${entry.spec})`)));
+  }
+
+  async loadEngines() {
+    try {
+      this.engines = await listEngines();
+      this.refreshForm();
+    } catch (error) {
+      toast(`Engines: ${error.message}`);
+    }
+  }
+
+  async start(event) {
+    event.preventDefault();
+    const mode = this.mode();
+    const newGame = { game: this.game.value, mode };
+    if (mode === "engine") newGame.engine = this.engine.value;
+    if (mode !== "local") newGame.side = this.side.value;
+    if (this.clock.value) {
+      const [base, increment] = this.clock.value.split("+").map(Number);
+      newGame.clock = { base_s: base, increment_s: increment };
+    }
+    try {
+      const created = await createGame(newGame);
+      if (mode === "online") rememberLinks(created.id, created.links);
+      openLink(created.links.play);
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+
+  async join(id) {
+    try {
+      openLink((await joinGame(id)).links.play);
+    } catch (error) {
+      toast(`Joining: ${error.message}`);
+    }
+  }
+
+  async refreshLobby() {
+    let games;
+    try {
+      games = await listLobby();
+    } catch (error) {
+      this.lobby.replaceChildren(h("p", { class: "muted" }, `Lobby unavailable: ${error.message}`));
+      return;
+    }
+    if (!games.length) {
+      this.lobby.replaceChildren(h("p", { class: "muted" }, "No open or live games. Start one online!"));
+      return;
+    }
+    this.lobby.replaceChildren(h("ul", { class: "lobby" }, games.map((game) => h("li", { "data-game": game.id }, [
+      h("div", { class: "lobby-title" }, `${game.game === "banqi" ? "Banqi" : "Xiangqi"} · ${game.mode}`),
+      h("div", { class: "lobby-players" }, `${game.red || "—"} vs ${game.black || "—"} · ${game.plies} plies · ${game.spectators} watching`),
+      h("div", { class: "lobby-actions" }, [
+        game.status === "open" ? h("button", { type: "button", class: "primary", onclick: () => this.join(game.id) }, "Join") : null,
+        h("button", { type: "button", onclick: () => openLink(`/#/g/${game.id}`) }, "Watch"),
+      ]),
+    ]))));
+  }
+}
