@@ -343,3 +343,28 @@ fn a_flag_falls_without_any_message() {
     let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
     assert_eq!(summary["result"], "0-1");
 }
+
+#[test]
+fn the_lobby_join_takes_the_free_seat_once() {
+    let (server, id, red_token, black_token) = mate_server("join");
+    let addr = server.addr();
+    let (status, joined) = http(addr, &format!("/api/games/{id}/join"), Some(""));
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["token"], black_token.as_str());
+    assert_eq!(joined["links"]["play"], format!("/#/g/{id}?token={black_token}"));
+    let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
+    assert_eq!((summary["status"].as_str(), summary["black"].as_str()), (Some("live"), Some("human")));
+    let (status, again) = http(addr, &format!("/api/games/{id}/join"), Some(""));
+    assert_eq!((status, again["error"].as_str()), (409, Some(format!("game {id} has no free seat").as_str())));
+    let (status, unknown) = http(addr, "/api/games/0000000000000000/join", Some(""));
+    assert_eq!((status, unknown["error"].as_str()), (404, Some("unknown game `0000000000000000`")));
+    runtime().block_on(async {
+        let mut black = Client::connect(addr, &id, Some(joined["token"].as_str().unwrap())).await;
+        assert_eq!(black.next().await["you"], "black");
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        red.play(MATE_LINE[0]).await;
+        black.state_at(1).await;
+        black.play(MATE_LINE[1]).await;
+        assert_eq!(red.state_at(2).await["fen"], MATE_FENS[1]);
+    });
+}

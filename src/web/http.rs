@@ -37,6 +37,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(summary))
         .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/join", post(join))
         .route("/ws/{id}", get(connect))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -83,6 +84,14 @@ async fn create(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>
     match tokio::task::block_in_place(|| hub.create(&new)) {
         Ok(created) => axum::Json(created).into_response(),
         Err(e) => error(StatusCode::BAD_REQUEST, &e),
+    }
+}
+
+async fn join(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match tokio::task::block_in_place(|| hub.join(&id)) {
+        Some(Ok(created)) => axum::Json(created).into_response(),
+        Some(Err(e)) => error(StatusCode::CONFLICT, &e),
+        None => unknown_game(&id),
     }
 }
 

@@ -118,10 +118,23 @@ impl Hub {
         self.context.store.insert(&row)?;
         let room = Room::restore(Arc::clone(&self.context), row, &[])?;
         self.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), room);
-        let link = |token: &str| format!("/#/g/{id}?token={token}");
-        let opponent = tokens[1 - human].as_deref().filter(|_| new.mode == "online").map(link);
-        Ok(Created { links: Links { play: link(&token), opponent, watch: format!("/#/g/{id}") }, id, token })
+        let opponent = tokens[1 - human].as_deref().filter(|_| new.mode == "online");
+        Ok(created(id, token, opponent))
     }
+
+    /// Gives a newcomer the free seat of open game `id` (`None`: no such game).
+    pub fn join(&self, id: &str) -> Option<Result<Created, String>> {
+        let room = self.room(id)?;
+        Some(room.take_free_seat().map(|token| created(id.to_string(), token, None)))
+    }
+}
+
+/// The answer giving seat `token` of game `id`, with the links (the opponent's seat's when
+/// `opponent` is a token).
+fn created(id: String, token: String, opponent: Option<&str>) -> Created {
+    let link = |token: &str| format!("/#/g/{id}?token={token}");
+    let links = Links { play: link(&token), opponent: opponent.map(link), watch: format!("/#/g/{id}") };
+    Created { links, id, token }
 }
 
 /// A new secret seat token: 128 random bits in hex.

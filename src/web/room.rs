@@ -249,6 +249,20 @@ impl Room {
         (role, warning)
     }
 
+    /// Gives the free seat of an open online game to a newcomer from the lobby: its token,
+    /// or why there is none.
+    pub fn take_free_seat(self: &Arc<Self>) -> Result<String, String> {
+        let mut inner = self.lock();
+        let free = (0..2).find(|&i| inner.row.names[i].is_none() && !inner.over());
+        let token = free.and_then(|i| inner.row.tokens[i].clone().map(|token| (i, token)));
+        let Some((seat, token)) = token else { return Err(format!("game {} has no free seat", self.id)) };
+        self.context.store.take_seat(&self.id, seat, "human")?;
+        inner.row.names[seat] = Some("human".to_string());
+        self.start_clock(&mut inner);
+        self.changed(&mut inner);
+        Ok(token)
+    }
+
     /// A connection has closed.
     pub fn leave(self: &Arc<Self>, role: Role, connection: u64) {
         if role == Role::Spectator {
