@@ -167,7 +167,8 @@ async fn engine_reply(page: &Page<'_>, base: &str) {
     page.screenshot("engine-desktop").await;
 }
 
-/// Banqi on one device: a click flips a face-down piece, and the seats' colours show.
+/// Banqi on one device: a click flips a face-down piece, which shows its character, and
+/// the seats' colours show.
 async fn banqi_flip(page: &Page<'_>, base: &str) {
     open_start_screen(page, base).await;
     start_game(page, "local", "banqi").await;
@@ -181,7 +182,8 @@ async fn banqi_flip(page: &Page<'_>, base: &str) {
     page.wait_for(
         "b3 flipped",
         &format!(
-            "!['', 'X'].includes({}) && document.querySelector('.moves .move').textContent.startsWith('b3b3:')",
+            "!['', 'X'].includes({}) && document.querySelector('.moves .move').textContent.startsWith('b3b3:')
+             && (document.querySelector('svg.board .piece[data-square=\"b3\"] .piece-glyph') || {{textContent: ''}}).textContent !== ''",
             piece_at("b3")
         ),
     )
@@ -253,4 +255,17 @@ fn the_page_plays_in_a_real_browser() {
     });
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!("screenshots in {}", screenshot_dir().display());
+}
+
+/// Every piece letter either rules core writes has its Chinese character in the page's
+/// table (Banqi's guard `G` and minister `M` were once drawn as blank discs).
+#[test]
+fn the_page_draws_every_piece_of_both_games() {
+    use xiangqi_zero::game::banqi::Piece;
+    let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/pieces.js")).expect("web/pieces.js");
+    let xiangqi = "KABNRCPkabnrcp".chars();
+    let banqi = (0..14).map(|i| Piece::from_index(i).letter());
+    for letter in xiangqi.chain(banqi) {
+        assert!(table.contains(&format!("{letter}: \"")), "web/pieces.js has no character for `{letter}`");
+    }
 }
