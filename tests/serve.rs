@@ -368,3 +368,32 @@ fn the_lobby_join_takes_the_free_seat_once() {
         assert_eq!(red.state_at(2).await["fen"], MATE_FENS[1]);
     });
 }
+
+#[test]
+fn a_draw_is_offered_declined_and_agreed() {
+    let (server, id, red_token, black_token) = mate_server("draw");
+    let addr = server.addr();
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        black.send(r#"{"type":"accept_draw"}"#).await;
+        assert_eq!(black.error().await, "there is no draw offer to answer");
+        red.send(r#"{"type":"offer_draw"}"#).await;
+        black.state_where(|s| s["draw_offer"] == "red").await;
+        red.send(r#"{"type":"accept_draw"}"#).await;
+        assert_eq!(red.error().await, "there is no draw offer to answer");
+        black.send(r#"{"type":"decline_draw"}"#).await;
+        red.state_where(|s| s["draw_offer"].is_null()).await;
+        black.send(r#"{"type":"offer_draw"}"#).await;
+        red.state_where(|s| s["draw_offer"] == "black").await;
+        red.send(r#"{"type":"accept_draw"}"#).await;
+        let over = black.state_where(|s| s["status"]["over"] == true).await;
+        assert_eq!(
+            over["status"],
+            serde_json::json!({"over":true,"result":"1/2-1/2","reason":"agreement","text":"Draw by agreement"})
+        );
+        assert_eq!(over["fen"], MATE_FEN);
+    });
+    let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
+    assert_eq!((summary["status"].as_str(), summary["result"].as_str()), (Some("over"), Some("1/2-1/2")));
+}
