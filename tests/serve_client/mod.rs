@@ -53,6 +53,8 @@ pub fn create(addr: SocketAddr, body: &str) -> Value {
 /// One WebSocket connection to a game.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The frame read while connecting, not yet returned by [`Client::next`].
+    first: Option<Value>,
 }
 
 impl Client {
@@ -63,7 +65,11 @@ impl Client {
             None => format!("ws://{addr}/ws/{id}"),
         };
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
-        Client { ws }
+        // The server speaks only once it has joined the connection to the game (taken its
+        // seat): waiting for the first frame keeps a move sent next from racing the join.
+        let mut client = Client { ws, first: None };
+        client.first = Some(client.read().await);
+        client
     }
 
     /// Sends a text frame.
@@ -91,6 +97,14 @@ impl Client {
 
     /// The next JSON frame.
     pub async fn next(&mut self) -> Value {
+        match self.first.take() {
+            Some(first) => first,
+            None => self.read().await,
+        }
+    }
+
+    /// The next JSON frame off the connection.
+    async fn read(&mut self) -> Value {
         loop {
             let frame = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a frame in time");
             match frame {
