@@ -231,12 +231,8 @@ impl Room {
         };
         if let Role::Seat(seat) = role {
             if inner.row.names[seat.index()].is_none() {
-                match self.context.store.take_seat(&self.id, seat.index(), "human") {
-                    Ok(()) => {
-                        inner.row.names[seat.index()] = Some("human".to_string());
-                        self.start_clock(&mut inner);
-                    }
-                    Err(e) => return (Role::Spectator, Some(e)),
+                if let Err(e) = self.seat_human(&mut inner, seat.index()) {
+                    return (Role::Spectator, Some(e));
                 }
             }
         }
@@ -256,11 +252,18 @@ impl Room {
         let free = (0..2).find(|&i| inner.row.names[i].is_none() && !inner.over());
         let token = free.and_then(|i| inner.row.tokens[i].clone().map(|token| (i, token)));
         let Some((seat, token)) = token else { return Err(format!("game {} has no free seat", self.id)) };
-        self.context.store.take_seat(&self.id, seat, "human")?;
-        inner.row.names[seat] = Some("human".to_string());
-        self.start_clock(&mut inner);
+        self.seat_human(&mut inner, seat)?;
         self.changed(&mut inner);
         Ok(token)
+    }
+
+    /// Seats a human at free seat `seat` (stored first) and starts the clock if the game
+    /// is now live.
+    fn seat_human(&self, inner: &mut Inner, seat: usize) -> Result<(), String> {
+        self.context.store.take_seat(&self.id, seat, "human")?;
+        inner.row.names[seat] = Some("human".to_string());
+        self.start_clock(inner);
+        Ok(())
     }
 
     /// A connection has closed.
