@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::eval::PlayerSpec;
 use crate::game::xiangqi::RepetitionRule;
 use crate::game::{banqi, xiangqi};
 use crate::mcts::SearchConfig;
@@ -182,6 +183,13 @@ impl Default for RunSettings {
     }
 }
 
+/// The ladder of [`EvaluationSettings::ladder`] when a config names none.
+pub const DEFAULT_LADDER: [&str; 4] =
+    ["alphabeta:depth=1", "alphabeta:depth=2", "mcts:sims=800,eval=material", FIRST_NET_RUNG];
+
+/// The ladder's name for the run's first net.
+pub const FIRST_NET_RUNG: &str = "gen0000";
+
 /// `[evaluation]`: matches that measure the newest net.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -192,10 +200,11 @@ pub struct EvaluationSettings {
     pub games: u32,
     /// Simulations per move of the net's search in these matches.
     pub simulations: u32,
-    /// The classical opponent: `alphabeta:depth=D`.
-    pub alphabeta_depth: u32,
-    /// Also play the first net (generation 0, random weights), for progress from scratch.
-    pub against_first: bool,
+    /// The ladder every net is measured against: player specs as `eval` takes them, and
+    /// `gen0000` for the run's first net (random weights). The rungs are rated once among
+    /// themselves by a round robin (the first at Elo 0), and each net is placed on that
+    /// one scale by its scores against all of them.
+    pub ladder: Vec<String>,
     /// Games played at once.
     pub concurrency: usize,
     /// A game still going after this many plies is drawn.
@@ -208,8 +217,7 @@ impl Default for EvaluationSettings {
             every: 5,
             games: 40,
             simulations: 100,
-            alphabeta_depth: 1,
-            against_first: true,
+            ladder: DEFAULT_LADDER.iter().map(|rung| rung.to_string()).collect(),
             concurrency: 2,
             max_plies: 300,
         }
@@ -257,12 +265,24 @@ impl Config {
             GameName::Xiangqi => self.rules.xiangqi().map(drop)?,
             GameName::Banqi => self.rules.banqi().map(drop)?,
         }
+        if self.rules.chain_captures && self.train.root_value_horizon > 1.0 {
+            // The short-horizon root value takes plies to alternate between the players.
+            return Err("train.root_value_horizon must be at most 1 with rules.chain_captures".to_string());
+        }
         if self.run.games_per_generation == 0 {
             return Err("run.games_per_generation must be at least 1".to_string());
         }
         let e = &self.evaluation;
         if e.games == 0 || e.simulations == 0 || e.concurrency == 0 || e.max_plies == 0 {
             return Err("evaluation: games, simulations, concurrency and max_plies must be at least 1".to_string());
+        }
+        for (i, rung) in e.ladder.iter().enumerate() {
+            if rung != FIRST_NET_RUNG {
+                rung.parse::<PlayerSpec>().map_err(|why| format!("evaluation.ladder: `{rung}`: {why}"))?;
+            }
+            if e.ladder[..i].contains(rung) {
+                return Err(format!("evaluation.ladder: `{rung}` is named twice"));
+            }
         }
         self.search.validate()?;
         self.selfplay.validate()?;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
-use xiangqi_zero::mcts::{Budget, MaterialEvaluator, RootSelection, Search, SearchConfig};
+use xiangqi_zero::mcts::{Budget, Evaluator, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator};
 use xiangqi_zero::search::{Limits, Score};
 
 #[derive(Deserialize)]
@@ -23,11 +23,20 @@ fn mates_in_one() -> Vec<Mate> {
 }
 
 fn best_move(game: &Xiangqi, simulations: u32, root: RootSelection) -> String {
+    best_move_with(&mut MaterialEvaluator::default(), game, simulations, root)
+}
+
+fn best_move_with(
+    evaluator: &mut impl Evaluator<Xiangqi>,
+    game: &Xiangqi,
+    simulations: u32,
+    root: RootSelection,
+) -> String {
     // Gumbel considers every move: a mate by stalemate is a quiet move, which the
     // material priors do not single out among the top 16.
     let config = SearchConfig { simulations, root, gumbel_considered: 128, ..SearchConfig::default() };
     let mut search = Search::new(game.clone(), config, 1);
-    search.run(&mut MaterialEvaluator::default(), &Budget::simulations(simulations));
+    search.run(evaluator, &Budget::simulations(simulations));
     search.validate().unwrap();
     search.choose_move(game.plies_played()).unwrap().to_string()
 }
@@ -98,6 +107,31 @@ fn material_search_stops_the_opponents_mate_in_one() {
     assert!(threats.len() >= 8, "{} positions", threats.len());
     for (game, safe) in &threats {
         let chosen = best_move(game, 800, RootSelection::Puct);
+        assert!(safe.contains(&chosen), "{}: played {chosen}, which allows a mate; safe are {safe:?}", game.to_text());
+    }
+}
+
+/// Without any knowledge of tactics (uniform priors, a value of 0 everywhere) and with
+/// few simulations, the search still plays every mate in one and stops most threats of
+/// one: a position with a move that wins at once is won for its mover by the rules, and
+/// that move takes the whole prior.
+#[test]
+fn a_search_without_knowledge_sees_mates_in_one_by_the_rules() {
+    for mate in &mates_in_one() {
+        let game = Xiangqi::from_text(&mate.fen).unwrap();
+        for root in [RootSelection::Puct, RootSelection::Gumbel] {
+            let chosen = best_move_with(&mut UniformEvaluator::default(), &game, 8, root);
+            assert!(mate.winning_moves.contains(&chosen), "{root:?} {}: played {chosen}", mate.fen);
+        }
+    }
+    // A threatened mate is seen once the move allowing it is visited: with a simulation
+    // for each legal move, every such move is.
+    let threats = mate_threats();
+    for (game, safe) in &threats {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let chosen =
+            best_move_with(&mut UniformEvaluator::default(), game, 3 * moves.len() as u32, RootSelection::Puct);
         assert!(safe.contains(&chosen), "{}: played {chosen}, which allows a mate; safe are {safe:?}", game.to_text());
     }
 }

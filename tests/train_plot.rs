@@ -5,7 +5,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use xiangqi_zero::train::{append_metrics, draw_plots, read_metrics, EloResult, GenerationMetrics, MetricsError};
+use xiangqi_zero::eval::ladder::{Placement, Rung};
+use xiangqi_zero::train::{
+    append_metrics, draw_plots, read_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
+};
 
 /// A fresh, empty directory for one test, removed when dropped.
 struct TempDir(PathBuf);
@@ -38,14 +41,20 @@ impl Drop for TempDir {
 /// nearest a short decimal, which serde_json reads back exactly.
 fn generation(generation: u32) -> GenerationMetrics {
     let g = f64::from(generation);
-    let elo = if generation % 5 == 4 {
+    let (elo, ladder) = if generation % 5 == 4 {
         let wins = u64::from(generation) * 2;
-        vec![
+        let matches = vec![
             EloResult::from_score("alphabeta:depth=1", wins, 10, 30),
             EloResult::from_score("gen0000", 40, 0, 0), // a clean sweep: Elo +∞
-        ]
+        ];
+        let rungs = vec![
+            Rung { player: "alphabeta:depth=1".to_string(), elo: 0.0 },
+            Rung { player: "gen0000".to_string(), elo: -500.0 },
+        ];
+        let placement = Placement { elo: 10.0 * g - 300.0, low: 10.0 * g - 400.0, high: 10.0 * g - 200.0 };
+        (matches, Some(LadderElo { placement, rungs }))
     } else {
-        Vec::new()
+        (Vec::new(), None)
     };
     GenerationMetrics {
         generation,
@@ -71,6 +80,7 @@ fn generation(generation: u32) -> GenerationMetrics {
         learning_rate: 0.02,
         train_seconds: 200.0,
         elo,
+        ladder,
     }
 }
 

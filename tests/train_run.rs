@@ -51,7 +51,7 @@ window_min = 200
 every = 1
 games = 2
 simulations = 4
-alphabeta_depth = 1
+ladder = ["alphabeta:depth=1", "gen0000"]
 concurrency = 1
 max_plies = 40
 "#
@@ -130,6 +130,14 @@ fn two_generations_leave_a_complete_run_directory() {
     assert_eq!(metrics.iter().map(|m| m.generation).collect::<Vec<_>>(), [1, 2]);
     assert!(metrics.iter().all(|m| m.games == 4 && m.samples > 0 && m.train_steps >= 2 && m.loss.is_finite()));
     assert_eq!(metrics[1].elo.len(), 2);
+    // The ladder was rated once (its first rung at 0) and the net placed on it.
+    let ladder = metrics[1].ladder.as_ref().expect("the net is placed on the ladder");
+    assert_eq!(ladder.rungs.iter().map(|r| r.player.as_str()).collect::<Vec<_>>(), ["alphabeta:depth=1", "gen0000"]);
+    assert_eq!(ladder.rungs[0].elo, 0.0);
+    let placed = ladder.placement;
+    assert!(placed.low <= placed.elo && placed.elo <= placed.high, "{ladder:?}");
+    assert!(dir.ladder().exists() && stdout.matches("rating the ladder").count() == 1, "{stdout}");
+    assert!(stdout.contains("ladder Elo"), "{stdout}");
     assert!(assert_shards_readable::<Xiangqi>(&run) >= 2);
     for plot in ["losses.png", "elo.png"] {
         let bytes = std::fs::read(dir.plots().join(plot)).unwrap();

@@ -113,3 +113,26 @@ fn legal_captures_are_the_legal_moves_that_capture() {
         assert_eq!(ours, expected, "{}", entry.fen);
     }
 }
+
+#[test]
+fn the_winning_move_is_a_mate_in_one_exactly_where_there_is_one() {
+    let mates: Vec<Mate> = common::read_jsonl("xiangqi-mates-public.jsonl");
+    let mut moves = Vec::new();
+    let (mut found, mut none) = (0, 0);
+    for mate in &mates {
+        let game = Xiangqi::from_text(&mate.fen).unwrap();
+        game.legal_moves(&mut moves);
+        match game.winning_move(&moves) {
+            Some(mv) => {
+                assert_eq!(mate.mate_in, 1, "{}: {mv} wins at once, yet the shortest win is longer", mate.fen);
+                assert!(mate.winning_moves.contains(&mv.to_string()), "{}: {mv} is no mate in one", mate.fen);
+                found += 1;
+            }
+            None => {
+                assert!(mate.mate_in > 1, "{}: the mate in one {:?} is missed", mate.fen, mate.winning_moves);
+                none += 1;
+            }
+        }
+    }
+    assert!(found >= 10 && none >= 10, "{found} mates in one, {none} longer mates");
+}

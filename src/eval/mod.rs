@@ -3,6 +3,7 @@
 mod alphabeta;
 mod arena;
 mod external;
+pub mod ladder;
 mod mcts;
 mod net;
 pub mod openings;

@@ -203,6 +203,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Whether the game goes on, and if not who won and why.
     fn status(&self) -> Status;
 
+    /// A move of `moves` (this position's legal moves) that ends the game at once with
+    /// the mover winning, where the rules core can tell it cheaply (Xiangqi: a move that
+    /// leaves the opponent no legal move, checkmate or stalemate); `None` where there is
+    /// none, or by default, where the game does not say.
+    fn winning_move(&self, moves: &[Self::Move]) -> Option<Self::Move> {
+        let _ = moves;
+        None
+    }
+
     /// A 64-bit hash of the position (pieces and side to move).
     fn hash(&self) -> u64;
 

@@ -21,6 +21,8 @@ pub struct Wdl {
 impl Wdl {
     /// A certain draw.
     pub const DRAW: Wdl = Wdl { win: 0.0, draw: 1.0, loss: 0.0 };
+    /// A certain win.
+    pub const WIN: Wdl = Wdl { win: 1.0, draw: 0.0, loss: 0.0 };
 
     /// The estimate of a scalar value `v` ∈ [−1, 1] with no draw mass.
     pub fn from_value(v: f32) -> Wdl {

@@ -55,6 +55,10 @@ struct Pending {
     entry: u32,
     /// Its path (root first, the leaf last) in `Search::paths`.
     path: (u32, u32),
+    /// The index among its moves of one that wins at once by the rules (a checkmate), if
+    /// the game names one: the position is then won for its mover, whatever the
+    /// evaluator says, and that move takes the whole prior.
+    winning_move: Option<u32>,
 }
 
 /// How a descent ended.
@@ -390,6 +394,7 @@ impl<G: Game> Search<G> {
             self.tree[node].in_flight += 1;
         }
         game.legal_moves(&mut self.moves);
+        let winning_move = game.winning_move(&self.moves).and_then(|win| self.moves.iter().position(|&mv| mv == win));
         let mover = game.to_move();
         let leaf = &mut self.tree[node];
         leaf.kind = NodeKind::Pending;
@@ -397,7 +402,8 @@ impl<G: Game> Search<G> {
         let entry = batch.commit(&self.moves) as u32;
         let start = self.paths.len() as u32;
         self.paths.extend_from_slice(&self.path);
-        self.pending.push(Pending { node: node as u32, entry, path: (start, self.paths.len() as u32) });
+        let path = (start, self.paths.len() as u32);
+        self.pending.push(Pending { node: node as u32, entry, path, winning_move: winning_move.map(|i| i as u32) });
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
         Descent::Leaf
     }
@@ -447,8 +453,17 @@ impl<G: Game> Search<G> {
             // An evaluator's nonsense (NaN, infinities) counts as a draw rather than
             // poisoning every sum above it.
             let wdl = if [wdl.win, wdl.draw, wdl.loss].iter().all(|x| x.is_finite()) { wdl } else { Wdl::DRAW };
+            let wdl = if leaf.winning_move.is_some() { Wdl::WIN } else { wdl };
             let wdl = wdl.for_first(self.tree[node].mover);
-            let priors = batch.priors(entry);
+            let one_hot: Vec<f32>;
+            let priors = match leaf.winning_move {
+                Some(win) => {
+                    one_hot =
+                        (0..batch.moves(entry).len()).map(|i| if i == win as usize { 1.0 } else { 0.0 }).collect();
+                    &one_hot[..]
+                }
+                None => batch.priors(entry),
+            };
             let total: f32 = priors.iter().filter(|p| p.is_finite() && **p > 0.0).sum();
             let uniform = 1.0 / priors.len().max(1) as f32;
             let normalized = priors.iter().map(|&p| {

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::atomic::write_atomically;
+use crate::eval::ladder::{Placement, Rung};
 use crate::eval::stats::{elo_estimate, Score};
 
 /// What one generation of a run measured: one line of `metrics.jsonl`.
@@ -81,6 +82,19 @@ pub struct GenerationMetrics {
     /// Evaluation matches played after this generation; empty when none was.
     #[serde(default)]
     pub elo: Vec<EloResult>,
+    /// Where the net stands on the run's ladder, when it was evaluated against one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<LadderElo>,
+}
+
+/// A net's Elo on the run's ladder (one scale, the first rung at 0), with the rungs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LadderElo {
+    /// Its Elo and 95% interval (always finite: see [`crate::eval::ladder`]).
+    #[serde(flatten)]
+    pub placement: Placement,
+    /// The rungs and their Elo.
+    pub rungs: Vec<Rung>,
 }
 
 /// The result of one evaluation match of a generation's network against an opponent.

@@ -9,11 +9,13 @@
 //! - [`Optimizer`]: SGD or Adam, its state saved beside the model.
 //! - [`Trainer`]: the net, its optimiser and the global step; trains and reports
 //!   ([`TrainReport`]), saves and resumes.
-//! - [`run`]: the generation loop in a [`RunDir`]; [`contribute`]: self-play alone for one.
+//! - [`run`]: the generation loop in a [`RunDir`], each net measured on the run's ladder
+//!   of fixed players (`ladder.json`); [`contribute`]: self-play alone for one.
 //! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`].
 
 mod contribute;
 mod game;
+mod ladder;
 mod loader;
 pub mod metrics;
 mod optimizer;
@@ -26,8 +28,10 @@ mod window;
 
 pub use contribute::contribute;
 pub use game::{NewGame, TrainableGame};
-pub use loader::{make_batch, spawn_loader, Batch};
-pub use metrics::{append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, MetricsError};
+pub use loader::{make_batch, short_horizon_root, spawn_loader, Batch};
+pub use metrics::{
+    append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
+};
 pub use optimizer::{Optimizer, OptimizerError};
 pub use plot::{draw_plots, PlotError};
 pub use run::{run, RunEnd, RunError, RunOptions};

@@ -16,7 +16,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
-use super::metrics::GenerationMetrics;
+use super::metrics::{GenerationMetrics, LadderElo};
 use crate::atomic::write_atomically_with;
 
 /// DejaVu Sans (licence: `assets/fonts/LICENSE-DejaVu.txt`), the font of every plot.
@@ -81,10 +81,10 @@ pub enum PlotError {
 /// (created if missing), each written atomically, and returns their paths.
 ///
 /// - `losses.png`: total, policy and value loss against training hours.
-/// - `elo.png`: Elo against training hours, one line per opponent with its 95% interval
-///   as error bars joined by a shaded band; an infinite Elo or bound (a match won or lost
-///   outright) is drawn at the plot's edge. Before any evaluation the plot is empty, with
-///   a note saying so.
+/// - `elo.png`: the net's Elo on the run's ladder against training hours, its 95%
+///   interval as error bars joined by a shaded band, each rung a flat line at its Elo (a
+///   run evaluated without a ladder: one line per opponent, an infinite Elo drawn at the
+///   edge). Before any evaluation the plot is empty, with a note saying so.
 /// - `selfplay.png`: per generation, simulations per second, mean game length, the share
 ///   of first-player wins, draws and second-player wins, value accuracy, policy entropy
 ///   and training samples per second.
@@ -151,8 +151,34 @@ fn losses_panel(metrics: &[GenerationMetrics]) -> Panel {
     }
 }
 
-/// Elo against training hours, one line per opponent in order of first appearance.
+/// The net's Elo on the run's ladder against training hours, with the rungs as flat
+/// lines at their own Elo; for a run evaluated without a ladder, one line per opponent.
 fn elo_panel(metrics: &[GenerationMetrics]) -> Panel {
+    let placed: Vec<(f64, &LadderElo)> =
+        metrics.iter().filter_map(|m| m.ladder.as_ref().map(|ladder| (m.hours, ladder))).collect();
+    let Some(&(_, last)) = placed.last() else { return opponents_panel(metrics) };
+    let net = Line {
+        label: "the net".to_string(),
+        points: placed.iter().map(|&(hours, l)| (hours, l.placement.elo)).collect(),
+        band: placed.iter().map(|&(hours, l)| (hours, l.placement.low, l.placement.high)).collect(),
+    };
+    let (first_hour, last_hour) = (placed[0].0, placed[placed.len() - 1].0);
+    let rungs = last.rungs.iter().map(|rung| Line {
+        label: format!("{} ({:+.0})", rung.player, rung.elo),
+        points: vec![(first_hour, rung.elo), (last_hour, rung.elo)],
+        band: Vec::new(),
+    });
+    Panel {
+        title: "Elo on the run's ladder (95% intervals)",
+        x_desc: "training hours",
+        y_desc: "Elo (first rung = 0)",
+        lines: std::iter::once(net).chain(rungs).collect(),
+        empty_note: "no evaluation yet",
+    }
+}
+
+/// Elo against training hours, one line per opponent in order of first appearance.
+fn opponents_panel(metrics: &[GenerationMetrics]) -> Panel {
     let mut lines: Vec<Line> = Vec::new();
     for generation in metrics {
         for result in &generation.elo {

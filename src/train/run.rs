@@ -14,15 +14,15 @@ use burn::tensor::Device;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::game::TrainableGame;
-use super::metrics::{append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics};
+use super::ladder::{evaluate_net, Evaluation};
+use super::metrics::{append_metrics, read_metrics, truncate_metrics, GenerationMetrics};
 use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
-use crate::eval::{run_match, MatchConfig, PlayerSpec};
-use crate::mcts::{MaterialEvaluator, SearchConfig};
+use crate::eval::ladder::standing;
+use crate::mcts::MaterialEvaluator;
 use crate::nn::{Net, NetConfig};
-use crate::search::Limits;
 use crate::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
     SelfPlayReport,
@@ -34,7 +34,7 @@ use crate::selfplay::{
 pub struct RunError(pub String);
 
 /// Turns any displayable error into a [`RunError`].
-fn fail(error: impl std::fmt::Display) -> RunError {
+pub(super) fn fail(error: impl std::fmt::Display) -> RunError {
     RunError(error.to_string())
 }
 
@@ -139,11 +139,12 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
 
         // Measure it now and then, and always at the end.
         let evaluate = g == options.generations || (config.evaluation.every > 0 && g % config.evaluation.every == 0);
-        let elo = if evaluate { evaluate_net::<G>(config, dir, g, options.progress)? } else { Vec::new() };
+        let evaluation = if evaluate { Some(evaluate_net::<G>(config, dir, g, options.progress)?) } else { None };
 
         let hours = state.hours + started.elapsed().as_secs_f64() / 3600.0;
         let total_samples = update.total_samples;
-        let metrics = generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, elo);
+        let metrics =
+            generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, evaluation);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
         state = RunState { generation: g, step: trainer.step(), hours, total_samples };
         dir.write_state(&state).map_err(fail)?;
@@ -219,47 +220,6 @@ where
     result
 }
 
-/// Plays the net of generation `g` against the classical baseline and, if asked, the
-/// first net, and returns the Elo of each match.
-fn evaluate_net<G: TrainableGame>(
-    config: &Config,
-    dir: &RunDir,
-    g: u32,
-    progress: bool,
-) -> Result<Vec<EloResult>, RunError> {
-    let e = &config.evaluation;
-    let search = SearchConfig { simulations: e.simulations, ..SearchConfig::default() };
-    let net = |generation: u32| PlayerSpec::Net {
-        path: dir.model(generation),
-        config: search.clone(),
-        device: "cpu".to_string(),
-    };
-    let baseline =
-        PlayerSpec::AlphaBeta { limits: Limits { depth: Some(e.alphabeta_depth), ..Limits::default() }, hash_mb: 16 };
-    let mut opponents = vec![(format!("alphabeta:depth={}", e.alphabeta_depth), baseline)];
-    if e.against_first {
-        opponents.push((generation_name(0), net(0)));
-    }
-    let starts = G::eval_starts(config, e.games).map_err(RunError)?;
-    let mut results = Vec::new();
-    for (name, opponent) in opponents {
-        let match_config = MatchConfig {
-            games: e.games,
-            concurrency: e.concurrency,
-            movetime: None,
-            sprt: None,
-            out: Some(dir.root().join("eval").join(format!("{}-vs-{}", generation_name(g), name.replace(':', "-")))),
-            max_plies: e.max_plies,
-            seed: config.seed,
-            progress,
-        };
-        let result = run_match(&net(g), &opponent, &starts, &match_config).map_err(RunError)?;
-        let score = result.score;
-        results.push(EloResult::from_score(&name, score.wins.into(), score.draws.into(), score.losses.into()));
-    }
-    Ok(results)
-}
-
 /// One generation's line of `metrics.jsonl`.
 fn generation_metrics(
     generation: u32,
@@ -268,8 +228,9 @@ fn generation_metrics(
     window_samples: u64,
     selfplay: &SelfPlayReport,
     training: &TrainReport,
-    elo: Vec<EloResult>,
+    evaluation: Option<Evaluation>,
 ) -> GenerationMetrics {
+    let (elo, ladder) = evaluation.map_or((Vec::new(), None), |e| (e.matches, e.ladder));
     GenerationMetrics {
         generation,
         hours,
@@ -294,6 +255,7 @@ fn generation_metrics(
         learning_rate: training.learning_rate,
         train_seconds: training.seconds,
         elo,
+        ladder,
     }
 }
 
@@ -317,9 +279,15 @@ fn summary_line(m: &GenerationMetrics) -> String {
         m.hours
     );
     for elo in &m.elo {
+        line += &format!(" | vs {}: +{}={}-{}", elo.opponent, elo.wins, elo.draws, elo.losses);
+    }
+    if let Some(ladder) = &m.ladder {
         line += &format!(
-            " | vs {}: +{}={}-{} Elo {:+.0} [{:+.0}, {:+.0}]",
-            elo.opponent, elo.wins, elo.draws, elo.losses, elo.elo, elo.low, elo.high
+            " | ladder Elo {:+.0} [{:+.0}, {:+.0}], {}",
+            ladder.placement.elo,
+            ladder.placement.low,
+            ladder.placement.high,
+            standing(ladder.placement.elo, &ladder.rungs)
         );
     }
     line

@@ -89,6 +89,11 @@ impl RunDir {
         self.root.join("plots")
     }
 
+    /// `ladder.json`: the evaluation ladder's rungs with their Elo, rated once.
+    pub fn ladder(&self) -> PathBuf {
+        self.root.join("ladder.json")
+    }
+
     /// The net after `generation`.
     pub fn model(&self, generation: u32) -> PathBuf {
         self.models().join(format!("{}.safetensors", generation_name(generation)))

@@ -81,6 +81,11 @@ pub struct TrainSettings {
     /// game's outcome (0: AlphaZero's pure outcome). A game cut before its end has no
     /// outcome: its samples' target is then the root value alone, or none at 0.
     pub root_value_weight: f32,
+    /// The horizon, in plies, of the root value mixed into the value target (KataGo's
+    /// short-term value targets): the root values of this and the game's following plies
+    /// weighted by `λ^k` with `λ = 1 − 1/horizon`, each from this sample's mover's view.
+    /// Up to 1: the sample's own root value.
+    pub root_value_horizon: f32,
     /// Seed of the loader's sampling (combined with the global step, so a resumed run
     /// draws the batches it would have drawn).
     pub seed: u64,
@@ -110,6 +115,7 @@ impl Default for TrainSettings {
             prefetch: 4,
             symmetries: true,
             root_value_weight: 0.0,
+            root_value_horizon: 0.0,
             seed: 0,
         }
     }
@@ -123,6 +129,11 @@ impl TrainSettings {
         let finite = |x: f64| x.is_finite();
         check(self.batch_size >= 1, "batch_size", "at least 1")?;
         check((0.0..=1.0).contains(&self.root_value_weight), "root_value_weight", "from 0 to 1")?;
+        check(
+            self.root_value_horizon.is_finite() && self.root_value_horizon >= 0.0,
+            "root_value_horizon",
+            "0 or more",
+        )?;
         check(finite(self.sample_reuse) && self.sample_reuse > 0.0, "sample_reuse", "a positive number")?;
         check(self.max_steps >= 1, "max_steps", "at least 1")?;
         check(self.min_steps <= self.max_steps, "min_steps", "at most max_steps")?;

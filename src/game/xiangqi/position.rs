@@ -184,6 +184,14 @@ impl Game for Xiangqi {
         self.verdict.unwrap_or(Status::Ongoing)
     }
 
+    fn winning_move(&self, moves: &[Move]) -> Option<Move> {
+        moves.iter().copied().find(|&mv| {
+            let mut after = self.board;
+            after.play(mv);
+            !after.has_legal_move()
+        })
+    }
+
     fn hash(&self) -> u64 {
         self.board.hash()
     }
