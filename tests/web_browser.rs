@@ -5,10 +5,11 @@
 
 mod browser;
 
-use browser::driver::{find_browser, Browser, SKIP_VARIABLE};
+use browser::driver::{browser_required, find_browser, Browser, REQUIRE_VARIABLE};
 use browser::page::{screenshot_dir, Page};
 use browser::process::{free_port, Listening};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::process::Command;
 
 /// A short mate from the start position (`xiangqi-zero status` says `1-0 checkmate 9`):
@@ -226,11 +227,12 @@ async fn online_and_watch(page: &Page<'_>, base: &str) {
 fn the_page_plays_in_a_real_browser() {
     let (chromium, chromedriver) = match find_browser() {
         Ok(found) => found,
-        Err(reason) if std::env::var(SKIP_VARIABLE).as_deref() == Ok("1") => {
-            eprintln!("skipping the browser test ({SKIP_VARIABLE}=1): {reason}");
+        Err(reason) if browser_required() => panic!("{reason} (required: CI=true or {REQUIRE_VARIABLE}=1)"),
+        Err(reason) => {
+            // Straight to stderr, past the test harness's capture, so the skip is seen.
+            let _ = writeln!(std::io::stderr(), "skipped: {reason}");
             return;
         }
-        Err(reason) => panic!("{reason}"),
     };
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("web_browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -7,8 +7,15 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// Set to skip the browser test where Chromium cannot be installed.
-pub const SKIP_VARIABLE: &str = "XZ_SKIP_BROWSER_TEST";
+/// Set to 1 to make the browser test fail, not skip, where Chromium is missing (CI's
+/// `CI=true` does the same).
+pub const REQUIRE_VARIABLE: &str = "XZ_REQUIRE_BROWSER_TEST";
+
+/// Whether a missing Chromium fails the test: under CI (`CI=true`) or when
+/// [`REQUIRE_VARIABLE`] is 1.
+pub fn browser_required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") || std::env::var(REQUIRE_VARIABLE).as_deref() == Ok("1")
+}
 
 /// Chromium's and chromedriver's paths, or the one-line reason they are missing.
 pub fn find_browser() -> Result<(PathBuf, PathBuf), String> {
@@ -16,10 +23,7 @@ pub fn find_browser() -> Result<(PathBuf, PathBuf), String> {
     let driver = on_path(&["chromedriver"]);
     match (chromium, driver) {
         (Some(chromium), Some(driver)) => Ok((chromium, driver)),
-        _ => Err(format!(
-            "the browser test needs Chromium and chromedriver: `apt-get install -y chromium chromium-driver` \
-             (Debian), or set {SKIP_VARIABLE}=1 to skip it"
-        )),
+        _ => Err("Chromium/chromedriver not found — `apt-get install -y chromium chromium-driver`".to_string()),
     }
 }
 
