@@ -122,7 +122,7 @@ fn the_winning_move_is_a_mate_in_one_exactly_where_there_is_one() {
     for mate in &mates {
         let game = Xiangqi::from_text(&mate.fen).unwrap();
         game.legal_moves(&mut moves);
-        match game.winning_move(&moves) {
+        match game.winning_move(&moves).map(|i| moves[i]) {
             Some(mv) => {
                 assert_eq!(mate.mate_in, 1, "{}: {mv} wins at once, yet the shortest win is longer", mate.fen);
                 assert!(mate.winning_moves.contains(&mv.to_string()), "{}: {mv} is no mate in one", mate.fen);

@@ -203,11 +203,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Whether the game goes on, and if not who won and why.
     fn status(&self) -> Status;
 
-    /// A move of `moves` (this position's legal moves) that ends the game at once with
-    /// the mover winning, where the rules core can tell it cheaply (Xiangqi: a move that
-    /// leaves the opponent no legal move, checkmate or stalemate); `None` where there is
-    /// none, or by default, where the game does not say.
-    fn winning_move(&self, moves: &[Self::Move]) -> Option<Self::Move> {
+    /// The index in `moves` (this position's legal moves) of one that ends the game at
+    /// once with the mover winning, where the rules core can tell it cheaply (Xiangqi: a
+    /// move that leaves the opponent no legal move, checkmate or stalemate); `None` where
+    /// there is none, or by default, where the game does not say.
+    fn winning_move(&self, moves: &[Self::Move]) -> Option<usize> {
         let _ = moves;
         None
     }

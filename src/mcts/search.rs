@@ -394,7 +394,7 @@ impl<G: Game> Search<G> {
             self.tree[node].in_flight += 1;
         }
         game.legal_moves(&mut self.moves);
-        let winning_move = game.winning_move(&self.moves).and_then(|win| self.moves.iter().position(|&mv| mv == win));
+        let winning_move = game.winning_move(&self.moves).map(|i| i as u32);
         let mover = game.to_move();
         let leaf = &mut self.tree[node];
         leaf.kind = NodeKind::Pending;
@@ -403,7 +403,7 @@ impl<G: Game> Search<G> {
         let start = self.paths.len() as u32;
         self.paths.extend_from_slice(&self.path);
         let path = (start, self.paths.len() as u32);
-        self.pending.push(Pending { node: node as u32, entry, path, winning_move: winning_move.map(|i| i as u32) });
+        self.pending.push(Pending { node: node as u32, entry, path, winning_move });
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
         Descent::Leaf
     }

@@ -129,11 +129,8 @@ impl TrainSettings {
         let finite = |x: f64| x.is_finite();
         check(self.batch_size >= 1, "batch_size", "at least 1")?;
         check((0.0..=1.0).contains(&self.root_value_weight), "root_value_weight", "from 0 to 1")?;
-        check(
-            self.root_value_horizon.is_finite() && self.root_value_horizon >= 0.0,
-            "root_value_horizon",
-            "0 or more",
-        )?;
+        let horizon = f64::from(self.root_value_horizon);
+        check(finite(horizon) && horizon >= 0.0, "root_value_horizon", "0 or more")?;
         check(finite(self.sample_reuse) && self.sample_reuse > 0.0, "sample_reuse", "a positive number")?;
         check(self.max_steps >= 1, "max_steps", "at least 1")?;
         check(self.min_steps <= self.max_steps, "min_steps", "at most max_steps")?;

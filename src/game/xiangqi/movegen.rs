@@ -29,74 +29,81 @@ impl Board {
     /// Adds the pseudo-legal moves, or only the captures among them when `CAPTURES`.
     #[inline(always)]
     fn pseudo_legal<const CAPTURES: bool>(&self, list: &mut MoveList) {
+        for from in self.occupied_by(self.side_to_move()) {
+            self.piece_moves::<CAPTURES>(from, list);
+        }
+    }
+
+    /// Adds the pseudo-legal moves of the mover's piece on `from` (only captures when
+    /// `CAPTURES`).
+    #[inline(always)]
+    fn piece_moves<const CAPTURES: bool>(&self, from: Square, list: &mut MoveList) {
         let us = self.side_to_move();
         let own = self.occupied_by(us);
         // Squares a move may go to: not our own, and with an enemy on it for captures.
         let allowed = if CAPTURES { self.occupied_by(us.opponent()) } else { Bitboard(!own.0) };
         let squares = self.squares();
         let empty = |sq: Square| squares[sq.index()].is_none();
-        for from in own {
-            let Some(piece) = squares[from.index()] else { continue };
-            match piece.kind() {
-                Kind::Rook => {
-                    for ray in &RAYS[from.index()] {
-                        for &to in ray.squares() {
-                            if empty(to) {
-                                if !CAPTURES {
-                                    list.push(Move::new(from, to));
-                                }
-                            } else {
-                                if !own.contains(to) {
-                                    list.push(Move::new(from, to));
-                                }
-                                break;
+        let Some(piece) = squares[from.index()] else { return };
+        match piece.kind() {
+            Kind::Rook => {
+                for ray in &RAYS[from.index()] {
+                    for &to in ray.squares() {
+                        if empty(to) {
+                            if !CAPTURES {
+                                list.push(Move::new(from, to));
                             }
+                        } else {
+                            if !own.contains(to) {
+                                list.push(Move::new(from, to));
+                            }
+                            break;
                         }
                     }
                 }
-                Kind::Cannon => {
-                    for ray in &RAYS[from.index()] {
-                        let line = ray.squares();
-                        let mut i = 0;
-                        while i < line.len() && empty(line[i]) {
-                            if !CAPTURES {
-                                list.push(Move::new(from, line[i]));
-                            }
-                            i += 1;
-                        }
-                        i += 1;
-                        while i < line.len() && empty(line[i]) {
-                            i += 1;
-                        }
-                        if i < line.len() && !own.contains(line[i]) {
+            }
+            Kind::Cannon => {
+                for ray in &RAYS[from.index()] {
+                    let line = ray.squares();
+                    let mut i = 0;
+                    while i < line.len() && empty(line[i]) {
+                        if !CAPTURES {
                             list.push(Move::new(from, line[i]));
                         }
+                        i += 1;
+                    }
+                    i += 1;
+                    while i < line.len() && empty(line[i]) {
+                        i += 1;
+                    }
+                    if i < line.len() && !own.contains(line[i]) {
+                        list.push(Move::new(from, line[i]));
                     }
                 }
-                Kind::Horse => {
-                    for (to, leg) in HORSE_MOVES[from.index()].pairs() {
-                        if empty(leg) && allowed.contains(to) {
-                            list.push(Move::new(from, to));
-                        }
+            }
+            Kind::Horse => {
+                for (to, leg) in HORSE_MOVES[from.index()].pairs() {
+                    if empty(leg) && allowed.contains(to) {
+                        list.push(Move::new(from, to));
                     }
                 }
-                Kind::Elephant => {
-                    for (to, eye) in ELEPHANT_MOVES[from.index()].pairs() {
-                        if empty(eye) && allowed.contains(to) {
-                            list.push(Move::new(from, to));
-                        }
+            }
+            Kind::Elephant => {
+                for (to, eye) in ELEPHANT_MOVES[from.index()].pairs() {
+                    if empty(eye) && allowed.contains(to) {
+                        list.push(Move::new(from, to));
                     }
                 }
-                Kind::Advisor | Kind::King | Kind::Pawn => {
-                    let steps = match piece.kind() {
-                        Kind::Advisor => &ADVISOR_MOVES[from.index()],
-                        Kind::King => &KING_MOVES[from.index()],
-                        _ => &PAWN_MOVES[us.index()][from.index()],
-                    };
-                    for &to in steps.targets() {
-                        if allowed.contains(to) {
-                            list.push(Move::new(from, to));
-                        }
+            }
+            Kind::Advisor | Kind::King | Kind::Pawn => {
+                let steps = match piece.kind() {
+                    Kind::Advisor => &ADVISOR_MOVES[from.index()],
+                    Kind::King => &KING_MOVES[from.index()],
+                    _ => &PAWN_MOVES[us.index()][from.index()],
+                };
+                for &to in steps.targets() {
+                    if allowed.contains(to) {
+                        list.push(Move::new(from, to));
                     }
                 }
             }
@@ -138,13 +145,17 @@ impl Board {
         pseudo.iter().filter(|&&mv| self.is_safe(mv, &safety)).count()
     }
 
-    /// Whether the side to move has any legal move (stops at the first one found).
+    /// Whether the side to move has any legal move: piece by piece, stopping at the first
+    /// piece with one (most positions need only the first piece's moves).
     #[inline]
     pub fn has_legal_move(&self) -> bool {
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves(&mut pseudo);
         let safety = self.king_safety();
-        pseudo.iter().any(|&mv| self.is_safe(mv, &safety))
+        let mut pseudo = MoveList::new();
+        self.occupied_by(self.side_to_move()).any(|from| {
+            pseudo.clear();
+            self.piece_moves::<false>(from, &mut pseudo);
+            pseudo.iter().any(|&mv| self.is_safe(mv, &safety))
+        })
     }
 
     /// Whether `mv` is legal: it must obey how the pieces move and leave one's own

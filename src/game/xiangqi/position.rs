@@ -184,8 +184,8 @@ impl Game for Xiangqi {
         self.verdict.unwrap_or(Status::Ongoing)
     }
 
-    fn winning_move(&self, moves: &[Move]) -> Option<Move> {
-        moves.iter().copied().find(|&mv| {
+    fn winning_move(&self, moves: &[Move]) -> Option<usize> {
+        moves.iter().position(|&mv| {
             let mut after = self.board;
             after.play(mv);
             !after.has_legal_move()
