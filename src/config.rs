@@ -175,11 +175,27 @@ pub struct RunSettings {
     /// (`mcts::MaterialEvaluator`) instead of the net, so that a net from scratch first
     /// learns from games decided by material rather than from a random net's shuffling.
     pub bootstrap_generations: u32,
+    /// Simulations of every move of the bootstrap generations' material search (0: the
+    /// `[search]` settings as they are). When set, every move gets a full search (no
+    /// playout cap): the material count is cheap, and the games it plays are only worth
+    /// learning from when they are decided by material, not by 16-simulation blunders.
+    pub bootstrap_simulations: u32,
+}
+
+impl RunSettings {
+    /// The search of the bootstrap generations: `search`, or with
+    /// [`RunSettings::bootstrap_simulations`] a full search of that many at every move.
+    pub fn bootstrap_search(&self, search: &SearchConfig) -> SearchConfig {
+        if self.bootstrap_simulations == 0 {
+            return search.clone();
+        }
+        SearchConfig { simulations: self.bootstrap_simulations, cheap_simulations: None, ..search.clone() }
+    }
 }
 
 impl Default for RunSettings {
     fn default() -> Self {
-        RunSettings { generations: 20, games_per_generation: 100, bootstrap_generations: 0 }
+        RunSettings { generations: 20, games_per_generation: 100, bootstrap_generations: 0, bootstrap_simulations: 0 }
     }
 }
 

@@ -81,6 +81,8 @@ fn generation(generation: u32) -> GenerationMetrics {
         train_seconds: 200.0,
         elo,
         ladder,
+        bootstrap: generation < 3,
+        setup: "xiangqi-test · 2×16 net · 2 cores, CPU only".to_string(),
     }
 }
 

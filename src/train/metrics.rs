@@ -85,6 +85,14 @@ pub struct GenerationMetrics {
     /// Where the net stands on the run's ladder, when it was evaluated against one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ladder: Option<LadderElo>,
+    /// Whether this generation's games were played by the material heuristic (a bootstrap
+    /// generation) rather than by the net.
+    #[serde(default)]
+    pub bootstrap: bool,
+    /// The run as the plots name it: config, net shape and machine, e.g.
+    /// `xiangqi-tiny · 4×32 net · 2 cores, CPU only` (empty in older runs' lines).
+    #[serde(default)]
+    pub setup: String,
 }
 
 /// A net's Elo on the run's ladder (one scale, the first rung at 0), with the rungs.

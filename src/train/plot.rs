@@ -84,15 +84,20 @@ pub enum PlotError {
 /// - `elo.png`: the net's Elo on the run's ladder against training hours, its 95%
 ///   interval as error bars joined by a shaded band, each rung a flat line at its Elo (a
 ///   run evaluated without a ladder: one line per opponent, an infinite Elo drawn at the
-///   edge). Before any evaluation the plot is empty, with a note saying so.
+///   edge with the match's score beside it, e.g. `0/20`). Before any evaluation the plot is
+///   empty, with a note saying so.
 /// - `selfplay.png`: per generation, simulations per second, mean game length, the share
 ///   of first-player wins, draws and second-player wins, value accuracy, policy entropy
-///   and training samples per second.
+///   and training samples per second; the bootstrap generations shaded.
+///
+/// Each plot names the run along its bottom edge (config, net shape, machine: the newest
+/// generation's [`GenerationMetrics::setup`]).
 pub fn draw_plots(metrics: &[GenerationMetrics], dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     if !FONT_REGISTERED.get_or_init(|| register_font(FONT_FAMILY, FontStyle::Normal, FONT).is_ok()) {
         return Err(PlotError::Font);
     }
     fs::create_dir_all(dir).map_err(|source| PlotError::Dir { dir: dir.to_path_buf(), source })?;
+    let setup = metrics.last().map_or("", |m| m.setup.as_str());
     let plots: [(&str, (u32, u32), Vec<Panel>); 3] = [
         ("losses.png", SINGLE_SIZE, vec![losses_panel(metrics)]),
         ("elo.png", SINGLE_SIZE, vec![elo_panel(metrics)]),
@@ -102,7 +107,7 @@ pub fn draw_plots(metrics: &[GenerationMetrics], dir: &Path) -> Result<Vec<PathB
         .into_iter()
         .map(|(name, size, panels)| {
             let file = dir.join(name);
-            write_png(&file, size, &panels)?;
+            write_png(&file, size, &panels, setup)?;
             Ok(file)
         })
         .collect()
@@ -119,6 +124,28 @@ struct Line {
     points: Vec<(f64, f64)>,
     /// `(x, low, high)`: the error bar at each x; empty for none.
     band: Vec<(f64, f64, f64)>,
+    /// `(x, text)`: a note written beside the point at x (a match score where the Elo is
+    /// infinite, say); empty for none.
+    notes: Vec<(f64, String)>,
+    /// A reference level (a ladder's rung): drawn thin, without point marks.
+    reference: bool,
+}
+
+impl Line {
+    /// A line without error bars or notes.
+    fn plain(label: impl Into<String>, points: Vec<(f64, f64)>) -> Line {
+        Line { label: label.into(), points, band: Vec::new(), notes: Vec::new(), reference: false }
+    }
+}
+
+/// A stretch of the x axis shaded and named, e.g. the bootstrap generations.
+struct Shade {
+    /// Where it starts and ends on the x axis.
+    from: f64,
+    /// See `from`.
+    to: f64,
+    /// Written at its top.
+    label: String,
 }
 
 /// One chart: a title, axis descriptions and its lines.
@@ -133,14 +160,14 @@ struct Panel {
     lines: Vec<Line>,
     /// Shown in the middle of the chart when no line has a point.
     empty_note: &'static str,
+    /// A stretch of x shaded behind the lines.
+    shade: Option<Shade>,
 }
 
 /// Loss components against training hours.
 fn losses_panel(metrics: &[GenerationMetrics]) -> Panel {
-    let line = |label: &str, value: fn(&GenerationMetrics) -> f64| Line {
-        label: label.to_string(),
-        points: metrics.iter().map(|m| (m.hours, value(m))).collect(),
-        band: Vec::new(),
+    let line = |label: &str, value: fn(&GenerationMetrics) -> f64| {
+        Line::plain(label, metrics.iter().map(|m| (m.hours, value(m))).collect())
     };
     Panel {
         title: "Training loss",
@@ -148,6 +175,7 @@ fn losses_panel(metrics: &[GenerationMetrics]) -> Panel {
         y_desc: "loss",
         lines: vec![line("total", |m| m.loss), line("policy", |m| m.policy_loss), line("value", |m| m.value_loss)],
         empty_note: "no generation trained yet",
+        shade: None,
     }
 }
 
@@ -161,12 +189,17 @@ fn elo_panel(metrics: &[GenerationMetrics]) -> Panel {
         label: "the net".to_string(),
         points: placed.iter().map(|&(hours, l)| (hours, l.placement.elo)).collect(),
         band: placed.iter().map(|&(hours, l)| (hours, l.placement.low, l.placement.high)).collect(),
+        notes: Vec::new(),
+        reference: false,
     };
-    let (first_hour, last_hour) = (placed[0].0, placed[placed.len() - 1].0);
+    // The rungs span the whole run, from its start to the last evaluation.
+    let (first_hour, last_hour) = (0.0, placed[placed.len() - 1].0);
     let rungs = last.rungs.iter().map(|rung| Line {
-        label: format!("{} ({:+.0})", rung.player, rung.elo),
-        points: vec![(first_hour, rung.elo), (last_hour, rung.elo)],
-        band: Vec::new(),
+        reference: true,
+        ..Line::plain(
+            format!("{} ({:+.0})", rung.player, rung.elo),
+            vec![(first_hour, rung.elo), (last_hour, rung.elo)],
+        )
     });
     Panel {
         title: "Elo on the run's ladder (95% intervals)",
@@ -174,10 +207,13 @@ fn elo_panel(metrics: &[GenerationMetrics]) -> Panel {
         y_desc: "Elo (first rung = 0)",
         lines: std::iter::once(net).chain(rungs).collect(),
         empty_note: "no evaluation yet",
+        shade: None,
     }
 }
 
-/// Elo against training hours, one line per opponent in order of first appearance.
+/// Elo against training hours, one line per opponent in order of first appearance; a
+/// match won or lost outright (an infinite Elo) is drawn at the edge and noted with its
+/// score, e.g. `0/20`.
 fn opponents_panel(metrics: &[GenerationMetrics]) -> Panel {
     let mut lines: Vec<Line> = Vec::new();
     for generation in metrics {
@@ -185,12 +221,17 @@ fn opponents_panel(metrics: &[GenerationMetrics]) -> Panel {
             let index = match lines.iter().position(|line| line.label == result.opponent) {
                 Some(index) => index,
                 None => {
-                    lines.push(Line { label: result.opponent.clone(), points: Vec::new(), band: Vec::new() });
+                    lines.push(Line::plain(result.opponent.clone(), Vec::new()));
                     lines.len() - 1
                 }
             };
             lines[index].points.push((generation.hours, result.elo));
             lines[index].band.push((generation.hours, result.low, result.high));
+            if result.elo.is_infinite() {
+                let points = 2 * result.wins + result.draws;
+                let score = if points % 2 == 0 { format!("{}", points / 2) } else { format!("{}.5", points / 2) };
+                lines[index].notes.push((generation.hours, format!("{score}/{}", result.games)));
+            }
         }
     }
     Panel {
@@ -199,32 +240,55 @@ fn opponents_panel(metrics: &[GenerationMetrics]) -> Panel {
         y_desc: "Elo difference",
         lines,
         empty_note: "no evaluation yet",
+        shade: None,
     }
 }
 
-/// The six per-generation self-play and training panels of `selfplay.png`.
+/// The six per-generation self-play and training panels of `selfplay.png`, the bootstrap
+/// generations shaded. Their self-play speed (the material count's, a hundred times the
+/// net's) is written in the shade rather than drawn, so the net's speed keeps its scale.
 fn selfplay_panels(metrics: &[GenerationMetrics]) -> Vec<Panel> {
     let series = |value: &dyn Fn(&GenerationMetrics) -> f64| -> Vec<(f64, f64)> {
         metrics.iter().map(|m| (f64::from(m.generation), value(m))).collect()
+    };
+    let bootstrap: Vec<&GenerationMetrics> = metrics.iter().filter(|m| m.bootstrap).collect();
+    let shade = |label: String| {
+        let first = bootstrap.first()?;
+        let last = bootstrap.last()?;
+        Some(Shade { from: f64::from(first.generation) - 0.5, to: f64::from(last.generation) + 0.5, label })
     };
     let single = |title, y_desc, value: fn(&GenerationMetrics) -> f64| Panel {
         title,
         x_desc: "generation",
         y_desc,
-        lines: vec![Line { label: String::new(), points: series(&value), band: Vec::new() }],
+        lines: vec![Line::plain("", series(&value))],
         empty_note: "no generation yet",
+        shade: shade("bootstrap".to_string()),
     };
-    let share = |label: &str, count: fn(&GenerationMetrics) -> u64| Line {
-        label: label.to_string(),
-        points: series(&|m| {
-            let total = m.first_wins + m.draws + m.second_wins;
-            // 0/0 is NaN: a generation without games has no point.
-            100.0 * count(m) as f64 / total as f64
-        }),
-        band: Vec::new(),
+    let share = |label: &str, count: fn(&GenerationMetrics) -> u64| {
+        Line::plain(
+            label,
+            series(&|m| {
+                let total = m.first_wins + m.draws + m.second_wins;
+                // 0/0 is NaN: a generation without games has no point.
+                100.0 * count(m) as f64 / total as f64
+            }),
+        )
+    };
+    let mut bootstrap_speeds: Vec<f64> = bootstrap.iter().map(|m| m.simulations_per_second).collect();
+    bootstrap_speeds.sort_by(f64::total_cmp);
+    let speed = Panel {
+        title: "Self-play speed",
+        x_desc: "generation",
+        y_desc: "simulations / s",
+        lines: vec![Line::plain("", series(&|m| if m.bootstrap { f64::NAN } else { m.simulations_per_second }))],
+        empty_note: "no net generation yet",
+        shade: bootstrap_speeds
+            .get(bootstrap_speeds.len() / 2)
+            .and_then(|median| shade(format!("bootstrap: {} sims/s", tick_label(median.round())))),
     };
     vec![
-        single("Self-play speed", "simulations / s", |m| m.simulations_per_second),
+        speed,
         single("Game length", "mean plies", |m| m.mean_game_plies),
         Panel {
             title: "Game results",
@@ -236,6 +300,7 @@ fn selfplay_panels(metrics: &[GenerationMetrics]) -> Vec<Panel> {
                 share("second player wins", |m| m.second_wins),
             ],
             empty_note: "no generation yet",
+            shade: shade("bootstrap".to_string()),
         },
         single("Value accuracy", "share of samples", |m| m.value_accuracy),
         single("Policy entropy", "nats", |m| m.policy_entropy),
@@ -243,11 +308,11 @@ fn selfplay_panels(metrics: &[GenerationMetrics]) -> Vec<Panel> {
     ]
 }
 
-/// Draws `panels` (one, or six in three rows of two) into an RGB buffer and writes it to
-/// `file` as a PNG, atomically.
-fn write_png(file: &Path, (width, height): (u32, u32), panels: &[Panel]) -> Result<(), PlotError> {
+/// Draws `panels` (one, or six in three rows of two) and the `setup` line under them into
+/// an RGB buffer and writes it to `file` as a PNG, atomically.
+fn write_png(file: &Path, (width, height): (u32, u32), panels: &[Panel], setup: &str) -> Result<(), PlotError> {
     let mut pixels = vec![0u8; width as usize * height as usize * 3];
-    draw_panels(&mut pixels, (width, height), panels)
+    draw_panels(&mut pixels, (width, height), panels, setup)
         .map_err(|error| PlotError::Draw { file: file.to_path_buf(), message: error.to_string() })?;
     write_atomically_with(file, |out| {
         let mut buffered = BufWriter::new(out);
@@ -266,11 +331,29 @@ fn write_png(file: &Path, (width, height): (u32, u32), panels: &[Panel]) -> Resu
     .map_err(|source| PlotError::Write { file: file.to_path_buf(), source })
 }
 
-/// Draws `panels` on a white background into `pixels`.
-fn draw_panels<'a>(pixels: &'a mut [u8], size: (u32, u32), panels: &[Panel]) -> DrawResult<(), BitMapBackend<'a>> {
+/// Height of the line naming the run under the charts, in pixels.
+const SETUP_LINE_HEIGHT: u32 = 24;
+
+/// Draws `panels` on a white background into `pixels`, with the `setup` line (when not
+/// empty) along the bottom.
+fn draw_panels<'a>(
+    pixels: &'a mut [u8],
+    size: (u32, u32),
+    panels: &[Panel],
+    setup: &str,
+) -> DrawResult<(), BitMapBackend<'a>> {
     let root = BitMapBackend::with_buffer(pixels, size).into_drawing_area();
     root.fill(&WHITE)?;
-    let areas = if panels.len() == 1 { vec![root.clone()] } else { root.split_evenly((panels.len().div_ceil(2), 2)) };
+    let charts = if setup.is_empty() {
+        root.clone()
+    } else {
+        let (charts, line) = root.split_vertically(size.1 - SETUP_LINE_HEIGHT);
+        let style = (FONT_FAMILY, 14).into_font().color(&BLACK.mix(0.7)).pos(Pos::new(HPos::Left, VPos::Center));
+        line.draw(&Text::new(setup, (12, SETUP_LINE_HEIGHT as i32 / 2), style))?;
+        charts
+    };
+    let areas =
+        if panels.len() == 1 { vec![charts.clone()] } else { charts.split_evenly((panels.len().div_ceil(2), 2)) };
     for (area, panel) in areas.iter().zip(panels) {
         draw_panel(area, panel)?;
     }
@@ -281,7 +364,8 @@ fn draw_panels<'a>(pixels: &'a mut [u8], size: (u32, u32), panels: &[Panel]) -> 
 fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -> DrawResult<(), BitMapBackend<'a>> {
     // NaN is a value not measured, left out; ±∞ is drawn at the chart's edge.
     let measured = || panel.lines.iter().flat_map(|line| &line.points).filter(|(_, y)| !y.is_nan());
-    let x_range = span(measured().map(|&(x, _)| x));
+    let shade_ends = panel.shade.iter().flat_map(|shade| [shade.from, shade.to]);
+    let x_range = span(measured().map(|&(x, _)| x).chain(shade_ends));
     let band_ends = panel.lines.iter().flat_map(|line| &line.band).flat_map(|&(_, low, high)| [low, high]);
     let y_range = span(measured().map(|&(_, y)| y).chain(band_ends));
     let clamp_y = |y: f64| y.clamp(y_range.0, y_range.1);
@@ -302,6 +386,15 @@ fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -
         .axis_desc_style((FONT_FAMILY, 14))
         .draw()?;
 
+    if let Some(shade) = &panel.shade {
+        let corners = [(shade.from, y_range.1), (shade.to, y_range.0)];
+        chart.draw_series(std::iter::once(Rectangle::new(corners, BLACK.mix(0.07).filled())))?;
+        let style = (FONT_FAMILY, 13).into_font().color(&BLACK.mix(0.6)).pos(Pos::new(HPos::Left, VPos::Top));
+        chart
+            .plotting_area()
+            .draw(&(EmptyElement::at((shade.from, y_range.1)) + Text::new(shade.label.clone(), (4, 4), style)))?;
+    }
+
     let mut labelled = false;
     for (index, line) in panel.lines.iter().enumerate() {
         let colour = COLOURS[index % COLOURS.len()];
@@ -319,14 +412,25 @@ fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -
         let outline = band.iter().map(|&(x, low, _)| (x, low)).chain(band.iter().rev().map(|&(x, _, high)| (x, high)));
         chart.draw_series(std::iter::once(Polygon::new(outline.collect::<Vec<_>>(), colour.mix(0.15).filled())))?;
         chart.draw_series(band.iter().map(|&(x, low, high)| PathElement::new(vec![(x, low), (x, high)], colour)))?;
-        let drawn = chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?;
+        let width = if line.reference { 1 } else { 2 };
+        let drawn = chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(width)))?;
         if !line.label.is_empty() {
             labelled = true;
             drawn
                 .label(line.label.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(width)));
         }
-        chart.draw_series(points.into_iter().map(|point| Circle::new(point, 3, colour.filled())))?;
+        // Each line's notes a row apart, so that scores at one edge do not overwrite each other.
+        let row = 14 * (index % 4) as i32;
+        for (x, note) in &line.notes {
+            if let Some(&point) = points.iter().find(|(px, _)| px == x) {
+                let style = (FONT_FAMILY, 13).into_font().color(&colour).pos(Pos::new(HPos::Left, VPos::Center));
+                chart.plotting_area().draw(&(EmptyElement::at(point) + Text::new(note.clone(), (6, -row), style)))?;
+            }
+        }
+        if !line.reference {
+            chart.draw_series(points.into_iter().map(|point| Circle::new(point, 3, colour.filled())))?;
+        }
     }
 
     if labelled {

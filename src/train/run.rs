@@ -113,7 +113,8 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         // net, so that the value head first sees games decided by material.
         let selfplay = if g <= config.run.bootstrap_generations {
             with_selfplay_bar(options.progress, job.games, |progress| {
-                play_games(MaterialEvaluator::default(), &config.search, &config.selfplay, &job, options.stop, progress)
+                let search = config.run.bootstrap_search(&config.search);
+                play_games(MaterialEvaluator::default(), &search, &config.selfplay, &job, options.stop, progress)
             })
         } else {
             let evaluator = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
@@ -143,8 +144,10 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
 
         let hours = state.hours + started.elapsed().as_secs_f64() / 3600.0;
         let total_samples = update.total_samples;
-        let metrics =
+        let mut metrics =
             generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, evaluation);
+        metrics.bootstrap = g <= config.run.bootstrap_generations;
+        metrics.setup = setup_line(config);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
         state = RunState { generation: g, step: trainer.step(), hours, total_samples };
         dir.write_state(&state).map_err(fail)?;
@@ -256,7 +259,16 @@ fn generation_metrics(
         train_seconds: training.seconds,
         elo,
         ladder,
+        bootstrap: false,
+        setup: String::new(),
     }
+}
+
+/// The run as the plots name it: config, net shape, cores and device.
+fn setup_line(config: &Config) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let device = if config.device == "cpu" { "CPU only".to_string() } else { format!("GPU {}", config.device) };
+    format!("{} · {}×{} net · {cores} cores, {device}", config.name, config.network.blocks, config.network.channels)
 }
 
 /// The line printed after each generation.
