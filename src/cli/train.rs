@@ -1,7 +1,7 @@
 //! `train`: the generation loop of a run (self-play → train → save → evaluate), and
 //! `selfplay --run`, self-play alone for a run directory.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{anyhow, bail};
@@ -89,33 +89,70 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     catch_interrupts();
-    println!(
-        "training `{}`: {} net of {}×{}, {} generations of {} games, in {}",
-        config.name,
-        config.game.as_str(),
-        config.network.blocks,
-        config.network.channels,
-        generations,
-        config.run.games_per_generation,
-        dir.root().display()
-    );
+    println!("{}", plan(&config, dir.root(), generations));
     let end = match config.game {
         GameName::Xiangqi => run::<Xiangqi>(&config, &dir, &options),
         GameName::Banqi => run::<Banqi>(&config, &dir, &options),
     }?;
     match end {
-        RunEnd::Complete { generation } => {
-            println!(
-                "done: generation {generation}; metrics in {}, plots in {}",
-                dir.metrics().display(),
-                dir.plots().display()
-            )
-        }
+        RunEnd::Complete { generation } => println!("{}", next_steps(&config, &dir, generation)),
         RunEnd::Stopped { generation } => {
             println!("stopped after generation {generation}; `train --resume --run {}` goes on", dir.root().display())
         }
     }
     Ok(())
+}
+
+/// What the run will do and where its results go, printed before it starts.
+fn plan(config: &Config, root: &Path, generations: u32) -> String {
+    let bootstrap = config.run.bootstrap_generations.min(generations);
+    let players = match bootstrap {
+        0 => "the net plays every generation's games".to_string(),
+        1 if generations == 1 => "the material count plays (bootstrap)".to_string(),
+        1 => format!("generation 1: the material count plays (bootstrap); 2–{generations}: the net"),
+        b if b == generations => format!("generations 1–{b}: the material count plays (bootstrap)"),
+        b => format!("generations 1–{b}: the material count plays (bootstrap); {}–{generations}: the net", b + 1),
+    };
+    let every = config.evaluation.every;
+    let evaluated = if every > 0 && every < generations {
+        format!("every {every} generations and after the last")
+    } else {
+        "after the last generation".to_string()
+    };
+    format!(
+        "training `{}`: a {} net of {}×{}, {generations} generations of {} self-play games\n  \
+         {players}\n  \
+         the net is placed on the Elo ladder ({}) {evaluated}\n  \
+         results in {}: models/, plots/ (losses, elo, selfplay), metrics.jsonl; \
+         a line per generation below, with the time left once each kind of generation is timed",
+        config.name,
+        config.game.as_str(),
+        config.network.blocks,
+        config.network.channels,
+        config.run.games_per_generation,
+        config.evaluation.ladder.join(", "),
+        root.display()
+    )
+}
+
+/// The commands a user most likely wants once the run is complete, with its paths.
+fn next_steps(config: &Config, dir: &RunDir, generation: u32) -> String {
+    let net = format!("net(sims=800):{}", dir.model(generation).display());
+    let game = match config.game {
+        GameName::Xiangqi => "",
+        GameName::Banqi => "--game banqi ",
+    };
+    format!(
+        "done: generation {generation}; metrics in {}, plots in {}\n\
+         next:\n  \
+         play the net in the terminal:  cargo run --release -- play {game}--black '{net}'\n  \
+         play it in the browser:        cargo run --release -- serve --engine 'net={net}'\n  \
+         train it further:              cargo run --release -- train --resume --run {} --generations {}",
+        dir.metrics().display(),
+        dir.plots().display(),
+        dir.root().display(),
+        generation + config.run.generations
+    )
 }
 
 /// Runs `selfplay`.

@@ -20,7 +20,7 @@ use crate::eval::ladder::{Placement, Rung};
 use crate::eval::stats::{elo_estimate, Score};
 
 /// What one generation of a run measured: one line of `metrics.jsonl`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GenerationMetrics {
     /// The generation number, from 0.
     pub generation: u32,

@@ -11,9 +11,11 @@
 //!   ([`TrainReport`]), saves and resumes.
 //! - [`run`]: the generation loop in a [`RunDir`], each net measured on the run's ladder
 //!   of fixed players (`ladder.json`); [`contribute`]: self-play alone for one.
-//! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`].
+//! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`]; [`Forecast`]: the
+//!   time a run has left, from the generations it has timed.
 
 mod contribute;
+mod forecast;
 mod game;
 mod ladder;
 mod loader;
@@ -27,6 +29,7 @@ mod trainer;
 mod window;
 
 pub use contribute::contribute;
+pub use forecast::Forecast;
 pub use game::{NewGame, TrainableGame};
 pub use loader::{make_batch, short_horizon_root, spawn_loader, Batch};
 pub use metrics::{

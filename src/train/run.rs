@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use burn::tensor::Device;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::forecast::Forecast;
 use super::game::TrainableGame;
 use super::ladder::{evaluate_net, Evaluation};
 use super::metrics::{append_metrics, read_metrics, truncate_metrics, GenerationMetrics};
@@ -155,7 +156,11 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         if let Err(error) = draw_plots(&all, &dir.plots()) {
             eprintln!("warning: {error}");
         }
-        println!("{}", summary_line(&metrics));
+        if g < options.generations {
+            println!("{} | {}", summary_line(&metrics), Forecast::after(&all, config, options.generations));
+        } else {
+            println!("{}", summary_line(&metrics));
+        }
     }
     Ok(RunEnd::Complete { generation: state.generation })
 }
