@@ -1,9 +1,12 @@
 //! `bench`: speed figures, one per line.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand};
 
+use super::bench_peer::{self, Engine, Protocol, PyTorch, PyTorchJob};
 use super::GameKind;
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
@@ -31,6 +34,13 @@ enum What {
         /// Number of timed runs; the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
+        /// A UCI engine (Pikafish) timed on the same perft in the same runs, its node
+        /// count checked against ours: its median nodes/s and our ratio to it (Xiangqi).
+        #[arg(long, value_name = "PATH")]
+        vs_engine: Option<PathBuf>,
+        /// Seconds the engine may take to answer any one command.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        engine_timeout: u64,
     },
     /// Alpha-beta nodes/s (quiescence nodes counted) from the start position on one
     /// thread at a fixed depth (median of several runs), and the depth reached in 1 s.
@@ -41,19 +51,33 @@ enum What {
         /// Number of timed runs; the median is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
+        /// A UCI or UCCI engine (Pikafish, ElephantEye) searching the start position to
+        /// the same depth in the same runs, fresh each run: its median nodes/s and our
+        /// ratio to it (its time to depth alone if it prints no node count).
+        #[arg(long, value_name = "PATH")]
+        vs_engine: Option<PathBuf>,
+        /// The engine's protocol.
+        #[arg(long, value_enum, default_value_t = Protocol::Uci)]
+        protocol: Protocol,
+        /// Seconds the engine may take to answer any one command.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        engine_timeout: u64,
     },
     /// The 6×64 reference net on Xiangqi input: forward positions/s at batch 1, 16, 64
     /// and 256 for burn's flex backend and for our CPU forward pass, and training
-    /// samples/s at batch 256 (Adam), each against PyTorch's figure on the reference
-    /// machines. Threads: rayon's global pool (set RAYON_NUM_THREADS).
+    /// samples/s at batch 256 (Adam), each against PyTorch's figure for the same net on
+    /// the same threads, measured in the same run when python3 has torch
+    /// (`scripts/pytorch-reference.py`). Threads: rayon's global pool (set
+    /// RAYON_NUM_THREADS).
     Nn {
         /// Number of timed runs; the median is reported.
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
     },
     /// Training samples/s of the 6×64 reference net at batch 256 (Adam): the raw step on
-    /// one prepared batch, and the trainer fed by the loader from shards of real
-    /// positions, with their ratio (aim 0.9). Threads: rayon's global pool.
+    /// one prepared batch (against PyTorch's, measured in the same run when python3 has
+    /// torch), and the trainer fed by the loader from shards of real positions, with
+    /// their ratio (aim 0.9). Threads: rayon's global pool.
     Train {
         /// Number of timed runs; the median run (by ratio) is reported.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -114,15 +138,21 @@ enum What {
     },
 }
 
-/// Pikafish's perft speed on one core of the reference machines (nodes/s).
-const PIKAFISH_NPS: f64 = 89e6;
-
 /// Runs `bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
-        What::Movegen { game: GameKind::Xiangqi, depth, runs } => movegen(depth.unwrap_or(5), runs),
-        What::Movegen { game: GameKind::Banqi, depth, runs } => banqi_movegen(depth.unwrap_or(4), runs),
-        What::Search { depth, runs } => search(depth, runs),
+        What::Movegen { game: GameKind::Xiangqi, depth, runs, vs_engine, engine_timeout } => {
+            let engine = vs_engine.map(|path| (path, Duration::from_secs(engine_timeout)));
+            movegen(depth.unwrap_or(5), runs, engine)?
+        }
+        What::Movegen { game: GameKind::Banqi, vs_engine: Some(_), .. } => {
+            bail!("--vs-engine compares Xiangqi perft only")
+        }
+        What::Movegen { game: GameKind::Banqi, depth, runs, .. } => banqi_movegen(depth.unwrap_or(4), runs),
+        What::Search { depth, runs, vs_engine, protocol, engine_timeout } => {
+            let engine = vs_engine.map(|path| (path, protocol, Duration::from_secs(engine_timeout)));
+            search(depth, runs, engine)?
+        }
         What::Nn { runs } => nn(runs),
         What::Train { runs, steps } => train(runs, steps)?,
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
@@ -134,27 +164,65 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The median of `values` (the upper one of an even count), as every figure here.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
 /// The median over `runs` timed runs of `count`'s nodes per second.
 fn median_rate(runs: u32, count: impl Fn() -> u64) -> f64 {
-    let mut rates: Vec<f64> = (0..runs)
+    let rates: Vec<f64> = (0..runs)
         .map(|_| {
             let started = Instant::now();
             let nodes = count();
             nodes as f64 / started.elapsed().as_secs_f64()
         })
         .collect();
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
+    median(rates)
 }
 
-fn movegen(depth: u32, runs: u32) {
+/// `, 1.23x NAME` when the peer was measured, else nothing.
+fn versus(ours: f64, peer: Option<f64>, name: &str) -> String {
+    peer.map_or(String::new(), |theirs| format!(", {:.2}x {name}", ours / theirs))
+}
+
+/// Perft speed from the start position, and the engine's on the same perft in the same
+/// runs (started once, with its answer timeout) when one is given.
+fn movegen(depth: u32, runs: u32, engine: Option<(PathBuf, Duration)>) -> anyhow::Result<()> {
     let board = Board::start();
-    let median = median_rate(runs, || perft::perft(&board, depth));
+    let mut peer = engine.map(|(path, timeout)| Engine::start(&path, Protocol::Uci, timeout)).transpose()?;
+    // Each run times ours, then the engine's, so that both see the same machine.
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let started = Instant::now();
+        nodes = perft::perft(&board, depth);
+        ours.push(nodes as f64 / started.elapsed().as_secs_f64());
+        if let Some(engine) = &mut peer {
+            let (counted, elapsed) = engine.perft(depth)?;
+            if counted != nodes {
+                bail!("{} counts {counted} nodes at perft({depth}) from the start, we count {nodes}", engine.name);
+            }
+            theirs.push(counted as f64 / elapsed.as_secs_f64());
+        }
+    }
+    let ours = median(ours);
+    let theirs = peer.as_ref().map(|_| median(theirs));
+    let name = peer.as_ref().map_or("", |engine| engine.name.as_str());
     println!(
-        "movegen perft({depth}) startpos: {:.1}M nodes/s (median of {runs}), {:.2}x Pikafish",
-        median / 1e6,
-        median / PIKAFISH_NPS
+        "movegen perft({depth}) startpos: {:.1}M nodes/s (median of {runs}){}",
+        ours / 1e6,
+        versus(ours, theirs, name)
     );
+    match theirs {
+        Some(theirs) => println!(
+            "movegen perft({depth}) startpos, {name} in the same runs: {:.1}M nodes/s (median of {runs}, {nodes} nodes as ours)",
+            theirs / 1e6
+        ),
+        None => println!("movegen peer: none measured (pass --vs-engine PATH to compare with Pikafish)"),
+    }
+    Ok(())
 }
 
 /// Banqi perft speed. Leaves are counted in bulk (a flip counts once per piece it could
@@ -168,44 +236,98 @@ fn banqi_movegen(depth: u32, runs: u32) {
     println!("movegen banqi perft({depth}) startpos: {:.1}M positions made/s", median * made as f64 / leaves / 1e6);
 }
 
-/// ElephantEye's alpha-beta speed on one core of the reference machines (nodes/s,
-/// quiescence nodes counted).
-const ELEPHANTEYE_NPS: f64 = 4.5e6;
-
-/// Alpha-beta speed from the start position, and the depth it reaches in one second.
-fn search(depth: u32, runs: u32) {
+/// Alpha-beta speed from the start position, and the depth it reaches in one second;
+/// and the engine's at the same depth in the same runs (a fresh process each run, with
+/// its protocol and answer timeout) when one is given.
+fn search(depth: u32, runs: u32, engine: Option<(PathBuf, Protocol, Duration)>) -> anyhow::Result<()> {
     let game = Xiangqi::start();
     let mut searcher = AlphaBeta::new(16);
-    let mut reports: Vec<_> = (0..runs)
-        .map(|_| {
-            // A cleared table per run, so every run searches the same tree.
-            searcher.clear();
-            searcher.search(&game, &Limits::depth(depth), &mut |_| {})
-        })
-        .collect();
-    reports.sort_by(|a, b| {
-        (a.nodes as f64 / a.elapsed.as_secs_f64()).total_cmp(&(b.nodes as f64 / b.elapsed.as_secs_f64()))
-    });
-    let (nodes, median) = {
-        let report = &reports[reports.len() / 2];
-        (report.nodes, report.nodes as f64 / report.elapsed.as_secs_f64())
-    };
+    // Each run times ours, then the engine's, so that both see the same machine; every
+    // run searches the same tree (a cleared table, a fresh engine).
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let mut name = String::new();
+    for _ in 0..runs {
+        searcher.clear();
+        let report = searcher.search(&game, &Limits::depth(depth), &mut |_| {});
+        ours.push((Some(report.nodes), report.elapsed));
+        if let Some((path, protocol, timeout)) = &engine {
+            let mut peer = Engine::start(path, *protocol, *timeout)?;
+            theirs.push(peer.search(depth)?);
+            name = std::mem::take(&mut peer.name);
+        }
+    }
+    let (our_elapsed, counted) = median_search(ours);
+    let (our_nodes, our_rate) = counted.unwrap_or_default();
+    let theirs = engine.as_ref().map(|_| median_search(theirs));
     println!(
-        "search alphabeta depth {depth} startpos: {:.2}M nodes/s (median of {runs}, {nodes} nodes), {:.2}x ElephantEye",
-        median / 1e6,
-        median / ELEPHANTEYE_NPS
+        "search alphabeta depth {depth} startpos: {:.2}M nodes/s (median of {runs}, {our_nodes} nodes in {} ms){}",
+        our_rate / 1e6,
+        our_elapsed.as_millis(),
+        versus(our_rate, theirs.and_then(|t| t.1).map(|t| t.1), &name)
     );
+    match theirs {
+        Some((elapsed, Some((nodes, rate)))) => println!(
+            "search {name} depth {depth} startpos in the same runs: {:.2}M nodes/s (median of {runs}, {nodes} nodes in {} ms)",
+            rate / 1e6,
+            elapsed.as_millis()
+        ),
+        Some((elapsed, None)) => println!(
+            "search {name} depth {depth} startpos in the same runs: {} ms to depth {depth} (median of {runs}); it printed no node count, so no nodes/s ratio",
+            elapsed.as_millis()
+        ),
+        None => println!(
+            "search peer: none measured (pass --vs-engine PATH [--protocol ucci] to compare with Pikafish or ElephantEye)"
+        ),
+    }
     let mut reached = 0;
     searcher.clear();
     let report = searcher.search(&game, &Limits::movetime(Duration::from_secs(1)), &mut |r| reached = r.depth);
     println!("search alphabeta startpos in 1 s: depth {reached} ({} nodes)", report.nodes);
+    Ok(())
 }
 
-/// PyTorch 2.15 for the 6×64 net, as measured on a 2-core reference machine:
-/// forward positions/s at batch 1, 16, 64, 256 and training samples/s at batch 256, on
-/// 1 and on 2 threads.
-const PYTORCH_FORWARD: [[f64; 4]; 2] = [[721.0, 1741.0, 1741.0, 1730.0], [802.0, 1775.0, 3013.0, 2897.0]];
-const PYTORCH_TRAIN: [f64; 2] = [550.0, 1056.0];
+/// The median run of a search bench, given each run's node count (if it printed one) and
+/// time: by nodes/s when every run counted its nodes (that run's time, nodes and
+/// nodes/s), else by time alone.
+fn median_search(mut runs: Vec<(Option<u64>, Duration)>) -> (Duration, Option<(u64, f64)>) {
+    let rate = |(nodes, elapsed): (u64, Duration)| nodes as f64 / elapsed.as_secs_f64();
+    let counted: Option<Vec<(u64, Duration)>> = runs.iter().map(|&(nodes, elapsed)| Some((nodes?, elapsed))).collect();
+    match counted {
+        Some(mut counted) => {
+            counted.sort_by(|&a, &b| rate(a).total_cmp(&rate(b)));
+            let (nodes, elapsed) = counted[counted.len() / 2];
+            (elapsed, Some((nodes, rate((nodes, elapsed)))))
+        }
+        None => {
+            runs.sort_by_key(|run| run.1);
+            (runs[runs.len() / 2].1, None)
+        }
+    }
+}
+
+/// PyTorch's figures for `job` measured now, after one line saying what they are (its
+/// version, threads and net size) or why there are none. None as well when its net's
+/// size differs from ours (`weights`, parameters and batch-norm running statistics): no
+/// ratio to another net.
+fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
+    match bench_peer::pytorch(job) {
+        Ok(peer) if peer.weights != weights => {
+            println!("PyTorch: not compared (its net holds {} weights, ours {weights})", peer.weights);
+            None
+        }
+        Ok(peer) => {
+            println!(
+                "PyTorch {}: measured in this run on {} thread(s), the same net ({} weights)",
+                peer.version, peer.threads, peer.weights
+            );
+            Some(peer)
+        }
+        Err(why) => {
+            println!("PyTorch: not measured ({why})");
+            None
+        }
+    }
+}
 
 /// Forward and training speed of the reference net (see `What::Nn`).
 fn nn(runs: u32) {
@@ -216,10 +338,10 @@ fn nn(runs: u32) {
     use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig};
 
     let threads = rayon::current_num_threads();
-    let reference = threads.clamp(1, 2) - 1;
     let config = NetConfig::new::<Xiangqi>(6, 64);
     let device = Device::flex();
     let net = Net::new(config, &device.clone().autodiff()).valid();
+    let weights = net.num_params() as u64;
     let mut fast = CpuNet::new(&net);
     let positions: Vec<Vec<f32>> = reference_games(256)
         .iter()
@@ -229,19 +351,26 @@ fn nn(runs: u32) {
             planes
         })
         .collect();
-    println!("nn: {config}, {threads} thread(s); PyTorch figures are for {} thread(s)", reference + 1);
-    for (i, batch) in [1usize, 16, 64, 256].into_iter().enumerate() {
+    let batches = [1usize, 16, 64, 256];
+    let batch = 256;
+    println!("nn: {config}, {weights} weights (batch-norm running statistics included), {threads} thread(s)");
+    let job =
+        PyTorchJob { config: &config, threads, runs, forward_batches: &batches, train_batch: batch, weight_decay: 0.0 };
+    let peer = pytorch_peer(&job, weights);
+    for batch in batches {
         let input: Vec<f32> = positions[..batch].concat();
-        let pytorch = PYTORCH_FORWARD[reference][i];
+        let pytorch = peer.as_ref().and_then(|p| p.forward.iter().find(|f| f.0 == batch)).map(|f| f.1);
+        if let Some(rate) = pytorch {
+            println!("nn forward PyTorch batch {batch}: {rate:.0} positions/s");
+        }
         let rate = timed_rate(runs, batch, || {
             let _ = net.infer(input.clone(), batch);
         });
-        println!("nn forward burn-flex batch {batch}: {rate:.0} positions/s, {:.2}x PyTorch", rate / pytorch);
+        println!("nn forward burn-flex batch {batch}: {rate:.0} positions/s{}", versus(rate, pytorch, "PyTorch"));
         let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
         let rate = timed_rate(runs, batch, || fast.forward(&input, batch, &mut policy, &mut value));
-        println!("nn forward ours batch {batch}: {rate:.0} positions/s, {:.2}x PyTorch", rate / pytorch);
+        println!("nn forward ours batch {batch}: {rate:.0} positions/s{}", versus(rate, pytorch, "PyTorch"));
     }
-    let batch = 256;
     let autodiff = device.autodiff();
     let mut trained = Net::new(config, &autodiff);
     let mut optimizer = AdamConfig::new().init();
@@ -258,10 +387,11 @@ fn nn(runs: u32) {
         let grads = GradientsParams::from_grads(loss.backward(), &trained);
         trained = optimizer.step(1e-3, trained.clone(), grads);
     });
-    println!(
-        "nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s, {:.2}x PyTorch",
-        rate / PYTORCH_TRAIN[reference]
-    );
+    let pytorch = peer.map(|p| p.train);
+    if let Some(rate) = pytorch {
+        println!("nn train PyTorch batch {batch} (Adam): {rate:.0} samples/s");
+    }
+    println!("nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s{}", versus(rate, pytorch, "PyTorch"));
 }
 
 /// `count` positions along games of middle legal moves (restarting when one ends), as
@@ -315,15 +445,29 @@ fn train(runs: u32, steps: u64) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&dir);
 
     let device = burn::tensor::Device::flex().autodiff();
-    let mut trainer = Trainer::new(Net::new(config, &device), &settings);
+    let net = Net::new(config, &device);
+    let weights = burn::module::Module::num_params(&net) as u64;
+    let mut trainer = Trainer::new(net, &settings);
     let batch = make_batch::<Xiangqi>(&window, &settings, &mut rand::rng());
     let (stop, bar) = (AtomicBool::new(false), indicatif::ProgressBar::hidden());
     let threads = rayon::current_num_threads();
     println!(
-        "train: {config}, batch {}, Adam, {threads} thread(s), {} samples in the window",
+        "train: {config}, {weights} weights, batch {}, Adam, {threads} thread(s), {} samples in the window",
         settings.batch_size,
         window.len()
     );
+    let job = PyTorchJob {
+        config: &config,
+        threads,
+        runs,
+        forward_batches: &[],
+        train_batch: settings.batch_size,
+        weight_decay: settings.weight_decay,
+    };
+    let pytorch = pytorch_peer(&job, weights).map(|p| p.train);
+    if let Some(rate) = pytorch {
+        println!("train PyTorch step batch {}: {rate:.0} samples/s", settings.batch_size);
+    }
     trainer.train_step(batch.clone(), 1e-3);
     // Each run times the raw step on one prepared batch, then the trainer fed by the
     // loader, so that both see the same machine; the median run by ratio is reported.
@@ -339,12 +483,7 @@ fn train(runs: u32, steps: u64) -> anyhow::Result<()> {
         .collect();
     runs.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
     let (raw, fed) = runs[runs.len() / 2];
-    let reference = threads.clamp(1, 2) - 1;
-    println!(
-        "train raw step batch {}: {raw:.0} samples/s, {:.2}x PyTorch",
-        settings.batch_size,
-        raw / PYTORCH_TRAIN[reference]
-    );
+    println!("train raw step batch {}: {raw:.0} samples/s{}", settings.batch_size, versus(raw, pytorch, "PyTorch"));
     println!(
         "train trainer+loader from shards batch {}: {fed:.0} samples/s, {:.3}x the raw step (aim 0.9)",
         settings.batch_size,
@@ -357,7 +496,7 @@ fn train(runs: u32, steps: u64) -> anyhow::Result<()> {
 /// `batch` positions; each run repeats `step` for about half a second after a warm-up.
 fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
     step();
-    let mut rates: Vec<f64> = (0..runs)
+    let rates: Vec<f64> = (0..runs)
         .map(|_| {
             let started = Instant::now();
             let mut done = 0;
@@ -368,8 +507,7 @@ fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
             done as f64 / started.elapsed().as_secs_f64()
         })
         .collect();
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
+    median(rates)
 }
 
 /// A real middlegame (Black to move, 41 legal moves) for `bench mcts`.

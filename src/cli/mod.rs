@@ -1,6 +1,7 @@
 //! One module per subcommand; each is a thin layer over the library.
 
 mod bench;
+mod bench_peer;
 mod eval;
 mod export;
 mod perft;
