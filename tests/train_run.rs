@@ -11,7 +11,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
 use xiangqi_zero::selfplay::{read_shard, shard_games, SampleShape};
-use xiangqi_zero::train::{read_metrics, RunDir};
+use xiangqi_zero::train::{read_metrics, trained_nets, RunDir};
 
 /// A micro config for `game`: seconds per generation.
 fn micro_config(game: &str, games: u64) -> String {
@@ -138,6 +138,15 @@ fn two_generations_leave_a_complete_run_directory() {
     assert!(placed.low <= placed.elo && placed.elo <= placed.high, "{ladder:?}");
     assert!(dir.ladder().exists() && stdout.matches("rating the ladder").count() == 1, "{stdout}");
     assert!(stdout.contains("ladder Elo"), "{stdout}");
+    // The end names the next commands with the run's own paths.
+    let newest = dir.model(2).display().to_string();
+    assert!(stdout.contains(&format!("play --black 'net(sims=800):{newest}'")), "{stdout}");
+    assert!(stdout.contains(&format!("train --resume --run {} --generations 4", run.display())), "{stdout}");
+    // `serve` would offer it: the newest net of the run, with its ladder standing.
+    let offered = trained_nets(run.parent().unwrap());
+    let ours = offered.iter().find(|net| net.model == dir.model(2)).expect("the run's newest net is offered");
+    assert_eq!((ours.generation, ours.name()), (2, format!("{}-gen0002", run.file_name().unwrap().to_string_lossy())));
+    assert!(ours.about().contains("generation 2") && ours.about().contains("ladder Elo"), "{}", ours.about());
     assert!(assert_shards_readable::<Xiangqi>(&run) >= 2);
     for plot in ["losses.png", "elo.png"] {
         let bytes = std::fs::read(dir.plots().join(plot)).unwrap();

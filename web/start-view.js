@@ -54,6 +54,9 @@ export class StartView {
       return h("label", { class: "mode", for: `mode-${value}` }, [input, h("span", {}, label)]);
     });
     this.engineField = field("Engine", this.engine);
+    // What the server says of the chosen engine (a trained net: whose, how strong).
+    this.engineAbout = h("span", { class: "muted engine-about", id: "engine-about" });
+    this.engineField.append(this.engineAbout);
     this.sideField = field("Your side", this.side);
     const form = h("form", { class: "new-game", onsubmit: (event) => this.start(event) }, [
       h("div", { class: "modes", role: "radiogroup" }, this.modeInputs),
@@ -85,7 +88,11 @@ export class StartView {
     const engine = this.engine.value;
     const offered = this.engines.filter((entry) => entry.games.includes(game));
     this.engine.replaceChildren(...offered.map((entry) =>
-      h("option", { value: entry.name, selected: entry.name === engine, title: entry.spec }, `${entry.name} (${entry.spec})`)));
+      h("option", { value: entry.name, selected: entry.name === engine, title: entry.spec },
+        entry.about ? `${entry.name} (trained net)` : `${entry.name} (${entry.spec})`)));
+    const chosen = offered.find((entry) => entry.name === this.engine.value);
+    this.engineAbout.textContent = chosen?.about ?? "";
+    this.engineAbout.hidden = !chosen?.about;
   }
 
   async loadEngines() {

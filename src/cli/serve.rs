@@ -2,12 +2,13 @@
 //! online with spectators; games kept in SQLite.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use clap::Args as ClapArgs;
 
-use xiangqi_zero::web::{default_db, start, Options, DEFAULT_ENGINES};
+use xiangqi_zero::train::{trained_nets, CHECKPOINTS};
+use xiangqi_zero::web::{default_db, start, Engine, Options, DEFAULT_ENGINES};
 
 /// Arguments of `serve`.
 #[derive(ClapArgs, Debug)]
@@ -20,23 +21,39 @@ pub struct Args {
     db: Option<PathBuf>,
     /// An engine offered to players, `NAME=SPEC` (`hard=alphabeta:ms=1000`,
     /// `net=net:model.safetensors`); repeat for more. Default: easy, medium and hard
-    /// alpha-beta.
+    /// alpha-beta, and the newest net of each run under `checkpoints/`.
     #[arg(long = "engine", value_name = "NAME=SPEC")]
     engines: Vec<String>,
 }
 
 /// Runs `serve` until it is stopped.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let engines = if args.engines.is_empty() {
-        DEFAULT_ENGINES.iter().map(ToString::to_string).collect()
-    } else {
-        args.engines
-    };
+    let (engines, about) = if args.engines.is_empty() { default_engines() } else { (args.engines, Vec::new()) };
     let db = match args.db {
         Some(db) => db,
         None => default_db().map_err(|e| anyhow!(e))?,
     };
-    let server = start(&Options { addr: args.addr, db: db.clone(), engines }).map_err(|e| anyhow!(e))?;
+    let server = start(&Options { addr: args.addr, db: db.clone(), engines, about }).map_err(|e| anyhow!(e))?;
     println!("xiangqi-zero serve: http://{}/ (games in {})", server.addr(), db.display());
     server.wait().map_err(|e| anyhow!(e))
+}
+
+/// The built-in players, then the newest net of each run under `checkpoints/` that loads
+/// (one that does not — an older encoding, say — is named in a warning and left out),
+/// with what the page says of each net.
+fn default_engines() -> (Vec<String>, Vec<(String, String)>) {
+    let mut engines: Vec<String> = DEFAULT_ENGINES.iter().map(ToString::to_string).collect();
+    let mut about = Vec::new();
+    for net in trained_nets(Path::new(CHECKPOINTS)) {
+        let text = format!("{}={}", net.name(), net.spec());
+        match Engine::parse(&text) {
+            Ok(_) => {
+                println!("offering {}: {}", net.name(), net.about());
+                engines.push(text);
+                about.push((net.name(), net.about()));
+            }
+            Err(why) => eprintln!("warning: not offering {}: {why}", net.model.display()),
+        }
+    }
+    (engines, about)
 }

@@ -11,7 +11,7 @@ use xiangqi_zero::config::{Config, GameName};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::device::device;
-use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions};
+use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions, CHECKPOINTS};
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -57,7 +57,7 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         (None, Some(run)) if args.resume => Config::load(&RunDir::new(run).config())?,
         _ => bail!("--config FILE is needed (or --resume --run DIR)"),
     };
-    let dir = RunDir::new(args.run.clone().unwrap_or_else(|| PathBuf::from("checkpoints").join(&config.name)));
+    let dir = RunDir::new(args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name)));
     match dir.read_state()? {
         Some(state) if !args.resume => bail!(
             "{} already holds a run at generation {}: pass --resume to continue it, or choose another --run",

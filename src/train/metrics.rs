@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::atomic::write_atomically;
-use crate::eval::ladder::{Placement, Rung};
+use crate::eval::ladder::{standing, Placement, Rung};
 use crate::eval::stats::{elo_estimate, Score};
 
 /// What one generation of a run measured: one line of `metrics.jsonl`.
@@ -103,6 +103,14 @@ pub struct LadderElo {
     pub placement: Placement,
     /// The rungs and their Elo.
     pub rungs: Vec<Rung>,
+}
+
+impl std::fmt::Display for LadderElo {
+    /// `ladder Elo -518 [-647, -393], between gen0000 (-593) and mcts:sims=800,eval=material (-6)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Placement { elo, low, high } = self.placement;
+        write!(f, "ladder Elo {elo:+.0} [{low:+.0}, {high:+.0}], {}", standing(elo, &self.rungs))
+    }
 }
 
 /// The result of one evaluation match of a generation's network against an opponent.

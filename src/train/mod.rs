@@ -12,7 +12,8 @@
 //! - [`run`]: the generation loop in a [`RunDir`], each net measured on the run's ladder
 //!   of fixed players (`ladder.json`); [`contribute`]: self-play alone for one.
 //! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`]; [`Forecast`]: the
-//!   time a run has left, from the generations it has timed.
+//!   time a run has left, from the generations it has timed; [`trained_nets`]: the newest
+//!   net of each run in a folder, as `serve` offers them.
 
 mod contribute;
 mod forecast;
@@ -25,6 +26,7 @@ pub mod plot;
 mod run;
 mod run_dir;
 mod settings;
+mod trained;
 mod trainer;
 mod window;
 
@@ -38,7 +40,8 @@ pub use metrics::{
 pub use optimizer::{Optimizer, OptimizerError};
 pub use plot::{draw_plots, PlotError};
 pub use run::{run, RunEnd, RunError, RunOptions};
-pub use run_dir::{generation_name, RunDir, RunDirError, RunState};
+pub use run_dir::{generation_name, RunDir, RunDirError, RunState, CHECKPOINTS};
 pub use settings::{OptimizerKind, Schedule, TrainSettings};
+pub use trained::{trained_nets, TrainedNet, OFFERED_SIMULATIONS};
 pub use trainer::{TrainError, TrainReport, Trainer};
 pub use window::{Window, WindowError, WindowUpdate};

@@ -21,7 +21,6 @@ use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
-use crate::eval::ladder::standing;
 use crate::mcts::MaterialEvaluator;
 use crate::nn::{Net, NetConfig};
 use crate::selfplay::{
@@ -220,12 +219,22 @@ where
                 std::thread::sleep(Duration::from_millis(200));
             }
         });
-        let result = play(&progress);
-        done.store(true, Ordering::SeqCst);
-        result
+        // Set however `play` ends: a panic in a worker must not leave the scope waiting
+        // for the bar's thread forever.
+        let _stop_bar = SetOnDrop(&done);
+        play(&progress)
     });
     bar.finish_and_clear();
     result
+}
+
+/// Sets its flag when dropped, unwinding included.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 /// One generation's line of `metrics.jsonl`.
@@ -299,13 +308,7 @@ fn summary_line(m: &GenerationMetrics) -> String {
         line += &format!(" | vs {}: +{}={}-{}", elo.opponent, elo.wins, elo.draws, elo.losses);
     }
     if let Some(ladder) = &m.ladder {
-        line += &format!(
-            " | ladder Elo {:+.0} [{:+.0}, {:+.0}], {}",
-            ladder.placement.elo,
-            ladder.placement.low,
-            ladder.placement.high,
-            standing(ladder.placement.elo, &ladder.rungs)
-        );
+        line += &format!(" | {ladder}");
     }
     line
 }

@@ -17,6 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::atomic::write_atomically;
 
+/// The folder `train` puts run directories in unless told otherwise (`checkpoints/<name>`).
+pub const CHECKPOINTS: &str = "checkpoints";
+
 /// The state a run resumes from: written, atomically, after everything else of a
 /// generation is on disk.
 #[derive(Clone, Copy, PartialEq, Debug, Default, Serialize, Deserialize)]

@@ -30,6 +30,8 @@ pub struct Engine {
     pub spec: PlayerSpec,
     /// The games it plays.
     pub games: Vec<&'static str>,
+    /// What the page says of it (a trained net: whose, and how strong it measured).
+    pub about: Option<String>,
 }
 
 impl Engine {
@@ -52,7 +54,7 @@ impl Engine {
         if games.is_empty() {
             return Err(format!("engine `{name}` cannot play: {}", why.join("; ")));
         }
-        Ok(Engine { name: name.to_string(), text: spec_text.to_string(), spec, games })
+        Ok(Engine { name: name.to_string(), text: spec_text.to_string(), spec, games, about: None })
     }
 
     /// Reads every `NAME=SPEC`; names must differ.

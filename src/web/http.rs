@@ -63,8 +63,11 @@ fn page(path: &str) -> Response {
 }
 
 async fn engines(State(hub): State<Arc<Hub>>) -> Response {
-    let list: Vec<_> =
-        hub.engines().iter().map(|e| json!({ "name": e.name, "spec": e.text, "games": e.games })).collect();
+    let list: Vec<_> = hub
+        .engines()
+        .iter()
+        .map(|e| json!({ "name": e.name, "spec": e.text, "games": e.games, "about": e.about }))
+        .collect();
     axum::Json(json!({ "engines": list })).into_response()
 }
 

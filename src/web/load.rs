@@ -54,7 +54,12 @@ pub fn http(addr: SocketAddr, path: &str, body: Option<&str>) -> Result<(u16, St
 /// spectator has the previous one, and times each arrival.
 pub fn measure(spectators: usize, moves: usize) -> Result<Latencies, String> {
     let db = std::env::temp_dir().join(format!("xiangqi-zero-bench-web-{}.sqlite3", std::process::id()));
-    let options = Options { addr: ([127, 0, 0, 1], 0).into(), db: db.clone(), engines: vec!["easy=random".into()] };
+    let options = Options {
+        addr: ([127, 0, 0, 1], 0).into(),
+        db: db.clone(),
+        engines: vec!["easy=random".into()],
+        about: Vec::new(),
+    };
     let server = start(&options)?;
     let (status, created) = http(server.addr(), "/api/games", Some(r#"{"game":"xiangqi","mode":"local"}"#))?;
     let created: serde_json::Value = serde_json::from_str(&created).map_err(|e| e.to_string())?;

@@ -24,7 +24,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::oneshot;
 
-pub use engines::DEFAULT_ENGINES;
+pub use engines::{Engine, DEFAULT_ENGINES};
 
 /// How a server is set up.
 #[derive(Clone, Debug)]
@@ -35,6 +35,8 @@ pub struct Options {
     pub db: PathBuf,
     /// The engines offered, `NAME=SPEC` each.
     pub engines: Vec<String>,
+    /// What the page says of some of them, by name (a trained net's run and strength).
+    pub about: Vec<(String, String)>,
 }
 
 /// The default database: `<data dir>/xiangqi-zero/serve.sqlite3`.
@@ -54,7 +56,10 @@ pub struct Server {
 /// Checks the engines, opens the database, rebuilds its games, binds the address and
 /// starts serving; errors are one line.
 pub fn start(options: &Options) -> Result<Server, String> {
-    let engines = engines::Engine::parse_all(&options.engines)?;
+    let mut engines = engines::Engine::parse_all(&options.engines)?;
+    for engine in &mut engines {
+        engine.about = options.about.iter().find(|(name, _)| *name == engine.name).map(|(_, about)| about.clone());
+    }
     let store = store::Store::open(&options.db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

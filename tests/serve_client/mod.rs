@@ -33,6 +33,7 @@ pub fn serve(db: &Path, engines: &[&str]) -> Server {
         addr: ([127, 0, 0, 1], 0).into(),
         db: db.to_path_buf(),
         engines: engines.iter().map(ToString::to_string).collect(),
+        about: Vec::new(),
     };
     start(&options).expect("the server starts")
 }
