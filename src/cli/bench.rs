@@ -383,7 +383,7 @@ fn nn(runs: u32) {
     let value = Tensor::<2>::from_data(TensorData::new([1.0f32, 0.0, 0.0].repeat(batch), [batch, 3]), &autodiff);
     let weight = Tensor::<1>::ones([batch], &autodiff);
     let rate = timed_rate(runs, batch, || {
-        let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
+        let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone(), 1.0).total;
         let grads = GradientsParams::from_grads(loss.backward(), &trained);
         trained = optimizer.step(1e-3, trained.clone(), grads);
     });

@@ -86,6 +86,10 @@ pub struct TrainSettings {
     /// weighted by `λ^k` with `λ = 1 − 1/horizon`, each from this sample's mover's view.
     /// Up to 1: the sample's own root value.
     pub root_value_horizon: f32,
+    /// The value loss's weight in the total loss, the policy's being 1 (KataGo weighs
+    /// its value loss 1.5): the policy's cross-entropy over some 2000 labels is several
+    /// times the value's, and would otherwise have most of the trunk's gradient.
+    pub value_loss_weight: f32,
     /// Seed of the loader's sampling (combined with the global step, so a resumed run
     /// draws the batches it would have drawn).
     pub seed: u64,
@@ -116,6 +120,7 @@ impl Default for TrainSettings {
             symmetries: true,
             root_value_weight: 0.0,
             root_value_horizon: 0.0,
+            value_loss_weight: 1.0,
             seed: 0,
         }
     }
@@ -131,6 +136,8 @@ impl TrainSettings {
         check((0.0..=1.0).contains(&self.root_value_weight), "root_value_weight", "from 0 to 1")?;
         let horizon = f64::from(self.root_value_horizon);
         check(finite(horizon) && horizon >= 0.0, "root_value_horizon", "0 or more")?;
+        let value_weight = f64::from(self.value_loss_weight);
+        check(finite(value_weight) && value_weight > 0.0, "value_loss_weight", "a positive number")?;
         check(finite(self.sample_reuse) && self.sample_reuse > 0.0, "sample_reuse", "a positive number")?;
         check(self.max_steps >= 1, "max_steps", "at least 1")?;
         check(self.min_steps <= self.max_steps, "min_steps", "at most max_steps")?;

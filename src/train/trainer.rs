@@ -159,7 +159,7 @@ impl Trainer {
         let weight = Tensor::<1>::from_data(TensorData::new(batch.policy_weight, [n]), &device);
         let value = Tensor::<2>::from_data(TensorData::new(batch.value, [n, 3]), &device);
         let output = self.net.forward(input);
-        let parts = losses(&output, policy, weight, value.clone());
+        let parts = losses(&output, policy, weight, value.clone(), self.settings.value_loss_weight);
         let log_p = log_softmax(output.policy.detach(), 1);
         let entropy = (log_p.clone().exp() * log_p).sum_dim(1).mean().neg();
         let hits = output.value.detach().argmax(1).equal(value.argmax(1)).float().mean().reshape([1]);
