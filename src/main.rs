@@ -15,9 +15,16 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            // One line, without clap's usage block.
+            // One line, without clap's usage block: the message's lines (a list of missing
+            // arguments runs over several) joined up to the first blank line.
             let text = error.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            let message: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|line| !line.is_empty())
+                .filter(|l| !l.starts_with("Usage:"))
+                .collect();
+            eprintln!("{}", if message.is_empty() { "error: bad arguments".to_string() } else { message.join(" ") });
             return ExitCode::from(2);
         }
     };

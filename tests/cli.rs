@@ -87,6 +87,9 @@ fn bad_input_fails_with_one_line_and_code_two() {
     assert_fails(&["status", "--moves", "zz"], "malformed move `zz`");
     assert_fails(&["status", "--repetition", "sometimes"], "sometimes");
     assert_fails(&["frobnicate"], "frobnicate");
+    // A missing argument is named on the one line, not on a second one that is cut.
+    assert_fails(&["perft"], "not provided: --depth <DEPTH>");
+    assert_fails(&["export"], "not provided: --checkpoint <PATH>");
 }
 
 #[test]
