@@ -55,6 +55,19 @@ fn infinite_search_stops_on_stop() {
 }
 
 #[test]
+fn stop_right_after_go_infinite_still_answers_a_searched_move() {
+    for player in ["alphabeta:depth=2", "mcts:sims=800,eval=material"] {
+        let lines = session(player, "uci\nposition startpos\ngo infinite\nstop\nquit\n");
+        let best = lines.iter().position(|l| l.starts_with("bestmove")).expect("a bestmove");
+        // At least one finished iteration (alpha-beta) or batch of simulations (MCTS)
+        // is reported before the move: not the first legal move, unsearched.
+        let searched = lines[..best].iter().any(|l| l.starts_with("info depth") && !l.starts_with("info depth 0"));
+        assert!(searched, "{player}: {lines:?}");
+        assert!(Xiangqi::start().parse_move(bestmove(&lines)).is_ok());
+    }
+}
+
+#[test]
 fn garbage_gets_an_info_string_and_service_goes_on() {
     let script = "uci\nfrobnicate\nposition fen banana\nposition startpos moves h2h9x\ngo depth x\nposition startpos moves h2e2 h9g7\ngo depth 1\nquit\n";
     let lines = session("random", script);

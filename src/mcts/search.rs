@@ -266,11 +266,12 @@ impl<G: Game> Search<G> {
         self.start(budget.simulations, true);
         let mut batch = std::mem::take(&mut self.batch);
         loop {
-            // Time and the stop flag end the search once the root has its moves (so
-            // there is always a move to play).
-            let expanded = self.tree[ROOT].kind != NodeKind::New;
-            let stopped = expanded && budget.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            let late = expanded && budget.deadline.is_some_and(|d| Instant::now() >= d);
+            // Time and the stop flag end the search once the root has its moves and one
+            // batch of simulations below it (so there is always a move to play, and one
+            // the search has looked at, not the prior's first choice unsearched).
+            let searched = self.tree[ROOT].kind != NodeKind::New && self.tree[ROOT].visits > 1;
+            let stopped = searched && budget.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let late = searched && budget.deadline.is_some_and(|d| Instant::now() >= d);
             if self.finished() || stopped || late {
                 break;
             }

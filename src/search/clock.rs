@@ -22,6 +22,10 @@ pub(crate) struct Clock {
     pub nodes: u64,
     /// Set once a limit is reached: every node then returns at once.
     pub aborted: bool,
+    /// Set once the first iteration is complete. Before it, neither the stop flag nor the
+    /// time limit cuts the search: every search answers with a move it has looked at
+    /// (`stop` right after `go infinite` must not get the first legal move unsearched).
+    pub first_iteration_done: bool,
 }
 
 impl Clock {
@@ -37,6 +41,7 @@ impl Clock {
             stop: limits.stop.clone(),
             nodes: 0,
             aborted: false,
+            first_iteration_done: false,
         }
     }
 
@@ -63,10 +68,12 @@ impl Clock {
         true
     }
 
-    /// Whether the stop flag is set or the time is up.
+    /// Whether the stop flag is set or the time is up (never before the first iteration
+    /// is complete).
     fn out_of_time(&self) -> bool {
-        self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        self.first_iteration_done
+            && (self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|deadline| Instant::now() >= deadline))
     }
 
     /// Whether another iteration should start: no limit reached, and, under a time

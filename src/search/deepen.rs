@@ -153,6 +153,7 @@ pub(crate) fn deepen<S: Deepening>(
         if progress.clock.aborted {
             break;
         }
+        progress.clock.first_iteration_done = true;
         let pv = progress.pv.root_line();
         let report = progress.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
         progress.previous_best = report.best;
