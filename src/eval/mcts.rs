@@ -111,8 +111,8 @@ pub fn mcts_player<G: Material>(config: &SearchConfig, evaluator: BuiltinEvaluat
     }
 }
 
-/// The spec text of a player: `mcts:sims=400,eval=material` (and the batch and root
-/// when not the default).
+/// The spec text of a player: `mcts:sims=400,eval=material` (and the batch, root,
+/// cpuct and fpu when not the default).
 pub fn spec_name(config: &SearchConfig, evaluator: BuiltinEvaluator) -> String {
     let mut name = format!("mcts:sims={},eval={evaluator}", config.simulations);
     if config.batch_size != SearchConfig::default().batch_size {
@@ -121,11 +121,19 @@ pub fn spec_name(config: &SearchConfig, evaluator: BuiltinEvaluator) -> String {
     if config.root == RootSelection::Gumbel {
         name += ",root=gumbel";
     }
+    let default = SearchConfig::default();
+    if config.c_puct != default.c_puct {
+        name += &format!(",cpuct={}", config.c_puct);
+    }
+    if config.fpu_reduction != default.fpu_reduction {
+        name += &format!(",fpu={}", config.fpu_reduction);
+    }
     name
 }
 
-/// The search config of an `mcts:` spec's options (`sims`, `eval`, `batch`, `root`),
-/// with the evaluator named.
+/// The search config of an `mcts:` spec's options (`sims`, `eval`, `batch`, `root`, and
+/// lc0's `cpuct` and `fpu`: the exploration constant and the first-play-urgency reduction
+/// below the root), with the evaluator named.
 pub fn parse_options<'a>(
     options: impl Iterator<Item = (&'a str, &'a str)>,
 ) -> Result<(SearchConfig, BuiltinEvaluator), String> {
@@ -139,6 +147,15 @@ pub fn parse_options<'a>(
             "sims" => config.simulations = number("a number of simulations")?.min(u32::MAX as u64) as u32,
             "batch" => config.batch_size = number("a batch size")?.min(4096) as usize,
             "eval" => evaluator = value.parse()?,
+            "cpuct" | "fpu" => {
+                let number = value.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+                let number = number.ok_or(format!("`{key}` needs a number of 0 or more, not `{value}`"))?;
+                if key == "cpuct" {
+                    config.c_puct = number;
+                } else {
+                    config.fpu_reduction = number;
+                }
+            }
             "root" => {
                 config.root = match value {
                     "puct" => RootSelection::Puct,
@@ -146,7 +163,7 @@ pub fn parse_options<'a>(
                     _ => return Err(format!("`root` is puct or gumbel, not `{value}`")),
                 }
             }
-            _ => return Err(format!("unknown option `{key}` (sims, eval, batch, root)")),
+            _ => return Err(format!("unknown option `{key}` (sims, eval, batch, root, cpuct, fpu)")),
         }
     }
     Ok((config, evaluator))
