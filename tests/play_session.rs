@@ -107,6 +107,11 @@ fn human_against_alphabeta_takes_back_a_pair_then_resigns() {
     assert!(start_board.starts_with("  a b c d e f g h i\n9 r n b a k a b n r 9\n"), "{start_board}");
     assert!(text.contains(&format!("Red> undo\ntook back 2 plies\n{start_board}Red> h2e2\n")), "{text}");
     assert_eq!(*lines.last().unwrap(), "result: 0-1, Black wins (Red resigns)");
+    // The board once a turn: at the start, after each reply and after the take-back —
+    // not after the human's own move as well.
+    let boards = text.matches("  a b c d e f g h i\n9 ").count();
+    assert_eq!(boards, 4, "{text}");
+    assert!(text.contains("Red> h2e2\nBlack (alphabeta"), "no board between a move and its reply: {text}");
 }
 
 #[test]

@@ -204,7 +204,8 @@ impl<G: View> Session<'_, G> {
         Ok(None)
     }
 
-    /// Plays `mv`, draws the outcomes of any chance event it leads to, and shows the board.
+    /// Plays `mv`, draws the outcomes of any chance event it leads to, and shows the board
+    /// when a human is to move next (or nobody is).
     fn make(&mut self, mv: G::Move) -> io::Result<()> {
         let by = self.game.to_move();
         let colours_known = self.game.red_player().is_some();
@@ -225,7 +226,13 @@ impl<G: View> Session<'_, G> {
             }
         }
         self.plies.push(Ply { mv, outcomes, by });
-        self.show()
+        // The board once a turn: after a ply that leaves a human to move or ends the
+        // game, and after every ply when engines play each other.
+        let watching = self.engines.iter().all(Option::is_some);
+        if watching || self.ending().is_some() || self.engines[self.game.to_move().index()].is_none() {
+            self.show()?;
+        }
+        Ok(())
     }
 
     /// Tells what a chance event revealed, after a short suspense on a terminal.
