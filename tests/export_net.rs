@@ -146,6 +146,7 @@ fn damaged_foreign_and_re_encoded_files_are_refused_in_one_line() {
     assert_refused(&file("truncated.safetensors", &bytes[..bytes.len() - 100]), "truncated");
     assert_refused(&file("header-cut.safetensors", &bytes[..length / 2]), "truncated safetensors header");
     assert_refused(&file("empty.safetensors", b""), "too short");
+    assert_refused(run.root(), "it is a directory, not a net file");
     let garbage: Vec<u8> = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
     assert_refused(&file("garbage.safetensors", &garbage), "not a safetensors file");
     // Bytes flipped in the header: its JSON broken, or an offset changed.

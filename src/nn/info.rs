@@ -155,7 +155,11 @@ impl fmt::Display for NetInfo {
 /// against the tensors' offsets.
 fn read_metadata(path: &Path) -> Result<HashMap<String, String>, String> {
     let mut file = File::open(path).map_err(|e| e.to_string())?;
-    let length = file.metadata().map_err(|e| e.to_string())?.len();
+    let metadata = file.metadata().map_err(|e| e.to_string())?;
+    if metadata.is_dir() {
+        return Err("it is a directory, not a net file (for a run directory: its models/genNNNN.safetensors)".into());
+    }
+    let length = metadata.len();
     let mut header_length = [0u8; 8];
     file.read_exact(&mut header_length).map_err(|_| "too short for a safetensors file".to_string())?;
     let header_length = u64::from_le_bytes(header_length);
