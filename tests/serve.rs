@@ -127,10 +127,7 @@ fn spectators_and_strangers_cannot_move() {
         red.play("a3a2").await;
         assert_eq!(red.error().await, "illegal move `a3a2`");
         red.play("a8").await;
-        assert_eq!(
-            red.error().await,
-            "malformed move `a8`: expected from and to squares such as `h2e2`"
-        );
+        assert_eq!(red.error().await, "malformed move `a8`: expected from and to squares such as `h2e2`");
         let mut black = Client::connect(addr, &id, Some(&black_token)).await;
         black.play("a3a2").await;
         assert_eq!(black.error().await, "not your turn: red to move");
@@ -230,7 +227,7 @@ fn an_engine_answers_a_human_with_a_legal_move() {
     assert_eq!(status, 200);
     assert_eq!(
         engines,
-        serde_json::json!({"engines":[{"name":"easy","spec":"alphabeta:depth=1","games":["xiangqi","banqi"]}]})
+        serde_json::json!({"engines":[{"name":"easy","spec":"alphabeta:depth=1","games":["xiangqi","banqi"],"about":null}]})
     );
     let created = create(addr, r#"{"game":"xiangqi","mode":"engine","engine":"easy","side":"red"}"#);
     let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());

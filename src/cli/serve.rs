@@ -38,11 +38,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     server.wait().map_err(|e| anyhow!(e))
 }
 
-/// The built-in players, then the newest net of each run under `checkpoints/` that loads
-/// (one that does not — an older encoding, say — is named in a warning and left out),
-/// with what the page says of each net.
+/// The newest net of each run under `checkpoints/` that loads, the most recent run first
+/// (the page's default choice: a user who trained a net came to play it; one that does not
+/// load — an older encoding, say — is named in a warning and left out), then the built-in
+/// players; with what the page says of each net.
 fn default_engines() -> (Vec<String>, Vec<(String, String)>) {
-    let mut engines: Vec<String> = DEFAULT_ENGINES.iter().map(ToString::to_string).collect();
+    let mut engines = Vec::new();
     let mut about = Vec::new();
     for net in trained_nets(Path::new(CHECKPOINTS)) {
         let text = format!("{}={}", net.name(), net.spec());
@@ -55,5 +56,6 @@ fn default_engines() -> (Vec<String>, Vec<(String, String)>) {
             Err(why) => eprintln!("warning: not offering {}: {why}", net.model.display()),
         }
     }
+    engines.extend(DEFAULT_ENGINES.iter().map(ToString::to_string));
     (engines, about)
 }
