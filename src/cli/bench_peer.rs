@@ -5,14 +5,14 @@
 //! deadline: a peer that cannot be started or stops answering is an error or a "not
 //! measured" line, never a hang.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use xiangqi_zero::eval::{EngineProcess, WaitError};
 use xiangqi_zero::nn::NetConfig;
 
 /// The protocol an external engine speaks.
@@ -25,12 +25,10 @@ pub enum Protocol {
     Ucci,
 }
 
-/// An external engine, spoken to over its standard input and output; told `quit` and
-/// killed when dropped.
+/// An external engine, spoken to over its standard input and output
+/// ([`EngineProcess`]: told `quit` and killed when dropped).
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     program: String,
     timeout: Duration,
     /// What the engine calls itself (its `id name`), or its file name.
@@ -43,26 +41,10 @@ impl Engine {
     /// Each answer may take at most `timeout`.
     pub fn start(program: &Path, protocol: Protocol, timeout: Duration) -> anyhow::Result<Engine> {
         let shown = program.display().to_string();
-        let mut child = Command::new(program)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let process = EngineProcess::spawn(&program.to_string_lossy(), &[])
             .with_context(|| format!("cannot start engine `{shown}`"))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            bail!("engine `{shown}`: no standard input or output");
-        };
-        let (sender, lines) = crossbeam_channel::unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let name = program.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-        let mut engine = Engine { child, stdin, lines, program: shown, timeout, name };
+        let mut engine = Engine { process, program: shown, timeout, name };
         let hello = match protocol {
             Protocol::Uci => "uci",
             Protocol::Ucci => "ucci",
@@ -114,9 +96,7 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .with_context(|| format!("engine `{}` stopped reading before `{line}`", self.program))
+        self.process.send(line).with_context(|| format!("engine `{}` stopped reading before `{line}`", self.program))
     }
 
     fn ready(&mut self) -> anyhow::Result<()> {
@@ -127,37 +107,18 @@ impl Engine {
     /// Reads lines (trimmed) until one satisfies `done`, within the timeout; returns them
     /// all, the last being that one.
     fn wait_for(&mut self, done: impl Fn(&str) -> bool, asked: &str) -> anyhow::Result<Vec<String>> {
-        let deadline = Instant::now() + self.timeout;
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    let line = line.trim().to_string();
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return Ok(seen);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => bail!(
-                    "engine `{}` did not answer `{asked}` within {} s (--engine-timeout)",
-                    self.program,
-                    self.timeout.as_secs_f64()
-                ),
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.try_wait().ok().flatten().map_or("closed its output".into(), exited);
-                    bail!("engine `{}` {status} without answering `{asked}`", self.program);
-                }
+        match self.process.wait_for(|line| done(line.trim()), self.timeout, None) {
+            Ok(lines) => Ok(lines.iter().map(|line| line.trim().to_string()).collect()),
+            Err(WaitError::Closed(status)) => {
+                let status = status.map_or("closed its output".into(), exited);
+                bail!("engine `{}` {status} without answering `{asked}`", self.program)
             }
+            Err(_) => bail!(
+                "engine `{}` did not answer `{asked}` within {} s (--engine-timeout)",
+                self.program,
+                self.timeout.as_secs_f64()
+            ),
         }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -2,13 +2,10 @@
 //! output. Every wait has a deadline: an engine that dies, hangs or talks nonsense costs
 //! the game, never a hang of the caller.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
-
+use super::engine_process::{EngineProcess, WaitError};
 use super::{Player, PlayerError};
 use crate::game::xiangqi::{Move, Xiangqi};
 use crate::game::Game;
@@ -48,25 +45,10 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 const UNTIMED_MOVE: Duration = Duration::from_secs(120);
 /// How long to wait for `uciok` before trying `ucci` instead.
 const DETECT: Duration = Duration::from_secs(2);
-/// How long an engine told `stop` has to answer.
-const GRACE: Duration = Duration::from_secs(2);
-/// How often a wait looks at the caller's stop flag.
-const STOP_POLL: Duration = Duration::from_millis(10);
-
-/// A running engine process.
+/// A running engine process and the protocol it answered in.
 struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     protocol: Protocol,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// An external engine playing Xiangqi.
@@ -125,25 +107,9 @@ impl ExternalEngine {
     fn spawn(&self) -> Result<Running, PlayerError> {
         let (program, args) =
             self.config.command.split_first().ok_or_else(|| PlayerError::Start("empty engine command".into()))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| PlayerError::Start(format!("`{program}`: {e}")))?;
-        let stdin = child.stdin.take().ok_or_else(|| PlayerError::Start("no stdin".into()))?;
-        let stdout = child.stdout.take().ok_or_else(|| PlayerError::Start("no stdout".into()))?;
-        let (sender, lines) = crossbeam_channel::unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Running { child, stdin, lines, protocol: self.config.protocol })
+        let process =
+            EngineProcess::spawn(program, args).map_err(|e| PlayerError::Start(format!("`{program}`: {e}")))?;
+        Ok(Running { process, protocol: self.config.protocol })
     }
 
     /// Says each hello in turn until the engine acknowledges one (`uciok` or `ucciok`,
@@ -213,47 +179,24 @@ impl ExternalEngine {
 
 impl Running {
     fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| PlayerError::Crashed(format!("cannot write to the engine: {e}")))
+        self.process.send(line).map_err(|e| PlayerError::Crashed(format!("cannot write to the engine: {e}")))
     }
 
     /// Reads lines until one satisfies `done`; returns all lines read (the last is the one).
-    /// When `stop` is set meanwhile, the engine is told `stop` (once) and gets `GRACE` more.
+    /// When `stop` is set meanwhile, the engine is told `stop` (once) and gets a little more.
     fn wait_for(
         &mut self,
         done: impl Fn(&str) -> bool,
         limit: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<Vec<String>, PlayerError> {
-        let mut deadline = Instant::now() + limit;
-        let mut stopped = false;
-        let mut seen = Vec::new();
-        loop {
-            if !stopped && stop.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
-                stopped = true;
-                self.send("stop")?;
-                deadline = deadline.min(Instant::now() + GRACE);
+        self.process.wait_for(done, limit, stop).map_err(|error| match error {
+            WaitError::Timeout => PlayerError::Timeout(limit.as_millis()),
+            WaitError::Closed(status) => {
+                PlayerError::Crashed(status.map_or("closed its output".to_string(), |s| s.to_string()))
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            let slice = if stop.is_some() { left.min(STOP_POLL) } else { left };
-            match self.lines.recv_timeout(slice) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return Ok(seen);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
-                Err(RecvTimeoutError::Timeout) => return Err(PlayerError::Timeout(limit.as_millis())),
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status =
-                        self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
-                    return Err(PlayerError::Crashed(status));
-                }
-            }
-        }
+            WaitError::Write(e) => PlayerError::Crashed(format!("cannot write to the engine: {e}")),
+        })
     }
 }
 

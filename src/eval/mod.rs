@@ -2,6 +2,7 @@
 
 mod alphabeta;
 mod arena;
+mod engine_process;
 mod external;
 pub mod ladder;
 mod mcts;
@@ -16,6 +17,7 @@ pub mod stats;
 
 pub use alphabeta::{AlphaBetaPlayer, Searcher};
 pub use arena::{run_match, MatchConfig, MatchResult, Start};
+pub use engine_process::{EngineProcess, WaitError};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
 pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};
 pub use net::net_player;

@@ -111,7 +111,8 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         };
         // The first generations may play with the material heuristic instead of the random
         // net, so that the value head first sees games decided by material.
-        let selfplay = if g <= config.run.bootstrap_generations {
+        let bootstrap = g <= config.run.bootstrap_generations;
+        let selfplay = if bootstrap {
             with_selfplay_bar(options.progress, job.games, |progress| {
                 let search = config.run.bootstrap_search(&config.search);
                 play_games(MaterialEvaluator::default(), &search, &config.selfplay, &job, options.stop, progress)
@@ -146,7 +147,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let total_samples = update.total_samples;
         let mut metrics =
             generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, evaluation);
-        metrics.bootstrap = g <= config.run.bootstrap_generations;
+        metrics.bootstrap = bootstrap;
         metrics.setup = setup_line(config);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
         state = RunState { generation: g, step: trainer.step(), hours, total_samples };
