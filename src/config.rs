@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::eval::PlayerSpec;
 use crate::game::xiangqi::RepetitionRule;
 use crate::game::{banqi, xiangqi};
-use crate::mcts::SearchConfig;
+use crate::mcts::{MaterialEvaluator, SearchConfig};
 use crate::selfplay::SelfPlaySettings;
 use crate::train::TrainSettings;
 
@@ -180,9 +180,22 @@ pub struct RunSettings {
     /// playout cap): the material count is cheap, and the games it plays are only worth
     /// learning from when they are decided by material, not by 16-simulation blunders.
     pub bootstrap_simulations: u32,
+    /// Whether the bootstrap search counts material once the captures settle
+    /// (`mcts:eval=quiescence`) rather than as it stands, so that its games and values
+    /// punish a piece left hanging.
+    pub bootstrap_quiescence: bool,
 }
 
 impl RunSettings {
+    /// The evaluator of the bootstrap generations.
+    pub fn bootstrap_evaluator(&self) -> MaterialEvaluator {
+        if self.bootstrap_quiescence {
+            MaterialEvaluator::settled()
+        } else {
+            MaterialEvaluator::default()
+        }
+    }
+
     /// The search of the bootstrap generations: `search`, or with
     /// [`RunSettings::bootstrap_simulations`] a full search of that many at every move.
     pub fn bootstrap_search(&self, search: &SearchConfig) -> SearchConfig {
@@ -195,7 +208,13 @@ impl RunSettings {
 
 impl Default for RunSettings {
     fn default() -> Self {
-        RunSettings { generations: 20, games_per_generation: 100, bootstrap_generations: 0, bootstrap_simulations: 0 }
+        RunSettings {
+            generations: 20,
+            games_per_generation: 100,
+            bootstrap_generations: 0,
+            bootstrap_simulations: 0,
+            bootstrap_quiescence: false,
+        }
     }
 }
 

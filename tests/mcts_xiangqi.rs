@@ -1,6 +1,7 @@
 //! MCTS at Xiangqi with the material evaluator: it mates in one, it stops the
 //! opponent's mate in one, its batched searches stay consistent, and it plays through
-//! the `mcts:` player spec.
+//! the `mcts:` player spec; its settled balance (`eval=quiescence`) counts a hanging
+//! piece as taken and a defended one as safe.
 
 mod common;
 
@@ -8,7 +9,7 @@ use serde::Deserialize;
 use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
-use xiangqi_zero::mcts::{Budget, Evaluator, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator};
+use xiangqi_zero::mcts::{Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator};
 use xiangqi_zero::search::{Limits, Score};
 
 #[derive(Deserialize)]
@@ -171,7 +172,9 @@ fn mcts_player_reports_like_an_engine() {
     // `go nodes` overrides the spec's simulations.
     let report = player.think(&game, &Limits::nodes(50), &mut |_| {}).unwrap();
     assert_eq!(report.nodes, 50);
-    for bad in ["mcts:sims=0", "mcts:eval=network", "mcts:root=minimax", "mcts:depth=3"] {
+    let settled: PlayerSpec = "mcts:sims=100,eval=quiescence".parse().unwrap();
+    assert_eq!(Xiangqi::player(&settled, 1).unwrap().name(), "mcts:sims=100,eval=quiescence");
+    for bad in ["mcts:sims=0", "mcts:eval=network", "mcts:eval=quiesce", "mcts:root=minimax", "mcts:depth=3"] {
         assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
     }
 }
@@ -282,3 +285,27 @@ fn a_batched_search_does_not_pour_its_budget_into_a_move_that_loses_at_once() {
         assert_eq!(visits_of_losing(batch_size), 1, "batch {batch_size}");
     }
 }
+
+/// The plain and the settled balance of `fen` (Red to move, then Black), each from the
+/// side to move's view.
+fn balances(fen: &str) -> [(f32, f32); 2] {
+    ["w", "b"].map(|side| {
+        let game = Xiangqi::from_fen(&format!("{fen} {side} - - 0 1"), Default::default()).unwrap();
+        (game.material(), game.settled_material())
+    })
+}
+
+#[test]
+fn settled_balance_takes_hanging_pieces_and_leaves_defended_ones() {
+    // The start: a cannon can take a horse, but the chariot behind it takes the cannon
+    // back (−½ for the taker), so both sides stand pat.
+    assert_eq!(balances("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"), [(0.0, 0.0); 2]);
+    // Two chariots on the a-file, nothing between: whoever moves takes the other's.
+    assert_eq!(balances("5k3/9/9/9/r8/9/9/9/9/R2K5"), [(0.0, 9.0); 2]);
+    // Red's chariot against Black's lone horse: taken if Red moves; Black, to move,
+    // has no capture and keeps its material down.
+    assert_eq!(balances("5k3/9/9/9/n8/9/9/9/9/R2K5"), [(5.0, 9.0), (-5.0, -5.0)]);
+    // The same horse defended by Black's chariot on a9: taking it loses the chariot.
+    assert_eq!(balances("r4k3/9/9/9/n8/9/9/9/9/R2K5"), [(-4.0, -4.0), (4.0, 4.0)]);
+}
+

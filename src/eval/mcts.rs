@@ -32,6 +32,9 @@ pub enum BuiltinEvaluator {
     /// Priors from captures and checks, value from the material balance.
     #[default]
     Material,
+    /// As `Material`, the balance taken once the captures on the board settle
+    /// ([`Material::settled_material`]).
+    Quiescence,
 }
 
 impl FromStr for BuiltinEvaluator {
@@ -41,7 +44,8 @@ impl FromStr for BuiltinEvaluator {
         match text {
             "uniform" => Ok(BuiltinEvaluator::Uniform),
             "material" => Ok(BuiltinEvaluator::Material),
-            other => Err(format!("unknown evaluator `{other}` (uniform, material)")),
+            "quiescence" => Ok(BuiltinEvaluator::Quiescence),
+            other => Err(format!("unknown evaluator `{other}` (uniform, material, quiescence)")),
         }
     }
 }
@@ -51,6 +55,7 @@ impl fmt::Display for BuiltinEvaluator {
         f.write_str(match self {
             BuiltinEvaluator::Uniform => "uniform",
             BuiltinEvaluator::Material => "material",
+            BuiltinEvaluator::Quiescence => "quiescence",
         })
     }
 }
@@ -107,6 +112,9 @@ pub fn mcts_player<G: Material>(config: &SearchConfig, evaluator: BuiltinEvaluat
         BuiltinEvaluator::Uniform => Box::new(MctsPlayer::new(name, config.clone(), UniformEvaluator::new(), seed)),
         BuiltinEvaluator::Material => {
             Box::new(MctsPlayer::new(name, config.clone(), MaterialEvaluator::default(), seed))
+        }
+        BuiltinEvaluator::Quiescence => {
+            Box::new(MctsPlayer::new(name, config.clone(), MaterialEvaluator::settled(), seed))
         }
     }
 }

@@ -2,7 +2,7 @@
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
-//! - `mcts[:sims=N][,eval=uniform|material][,batch=B][,root=puct|gumbel]` — Monte Carlo
+//! - `mcts[:sims=N][,eval=uniform|material|quiescence][,batch=B][,root=puct|gumbel]` — Monte Carlo
 //!   tree search with a built-in evaluator (800 simulations and `material` by default);
 //! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N):PATH` — a trained network
 //!   (safetensors from `train`) searched by MCTS (800 simulations by default);

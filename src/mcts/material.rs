@@ -1,5 +1,7 @@
 //! `material`: priors that favour captures (and checks), a value from the material
-//! balance through a tanh. Generic over the games through the small [`Material`] trait.
+//! balance through a tanh — the balance as it stands, or (`quiescence`) as it stands once
+//! the captures on the board settle. Generic over the games through the small
+//! [`Material`] trait.
 
 use super::evaluator::{Batch, Evaluator, Wdl};
 use crate::game::banqi::{self, Banqi};
@@ -10,6 +12,14 @@ use crate::game::Game;
 pub trait Material: Game {
     /// The material balance from the side to move's view, in soldiers.
     fn material(&self) -> f32;
+
+    /// The material balance once the captures settle: the best either side can make of
+    /// the exchanges on the board (each free to stop capturing), in soldiers from the side
+    /// to move's view. Games without such a search (Banqi, whose hidden pieces make every
+    /// exchange a gamble) give [`Material::material`].
+    fn settled_material(&self) -> f32 {
+        self.material()
+    }
 
     /// A prior weight for each of `moves` (the legal moves, in order) into `out`: 1 for a
     /// quiet move, more for captures of valuable pieces and for checks.
@@ -26,11 +36,21 @@ pub struct MaterialEvaluator {
     pub scale: f32,
     /// The largest value a balance can give.
     pub cap: f32,
+    /// Whether the balance is the settled one ([`Material::settled_material`]), so that
+    /// a piece left hanging counts as lost.
+    pub settled: bool,
 }
 
 impl Default for MaterialEvaluator {
     fn default() -> Self {
-        MaterialEvaluator { scale: 8.0, cap: 0.8 }
+        MaterialEvaluator { scale: 8.0, cap: 0.8, settled: false }
+    }
+}
+
+impl MaterialEvaluator {
+    /// The evaluator of settled balances (`eval=quiescence`).
+    pub fn settled() -> Self {
+        MaterialEvaluator { settled: true, ..MaterialEvaluator::default() }
     }
 }
 
@@ -39,7 +59,8 @@ impl<G: Material> Evaluator<G> for MaterialEvaluator {
         for i in 0..batch.len() {
             let (game, moves, priors) = batch.entry_mut(i);
             game.move_weights(moves, priors);
-            let value = self.cap * (game.material() / self.scale).tanh();
+            let balance = if self.settled { game.settled_material() } else { game.material() };
+            let value = self.cap * (balance / self.scale).tanh();
             batch.set_value(i, Wdl::from_value(value));
         }
     }
@@ -91,6 +112,63 @@ impl Material for Xiangqi {
             *weight = 1.0 + CAPTURE_WEIGHT * captured + check;
         }
     }
+
+    fn settled_material(&self) -> f32 {
+        settle(self.board(), -MATED, MATED, 0)
+    }
+}
+
+/// A balance beyond any material: the side to move is mated.
+const MATED: f32 = 1000.0;
+/// How deep a chain of exchanges (and check evasions) is followed.
+const SETTLE_PLIES: usize = 16;
+
+/// Quiescence over material: the side to move stands pat on the balance or captures,
+/// best victim first, within the window `alpha..beta`; in check it must answer with any
+/// legal move (and is mated without one).
+fn settle(board: &xiangqi::Board, mut alpha: f32, beta: f32, ply: usize) -> f32 {
+    let us = board.side_to_move();
+    let balance: f32 =
+        board.pieces().map(|(sq, piece)| if piece.color() == us { 1.0 } else { -1.0 } * xiangqi_value(piece, sq)).sum();
+    let in_check = board.in_check(us);
+    let mut moves = xiangqi::MoveList::new();
+    if in_check {
+        board.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return -MATED;
+        }
+    } else {
+        board.legal_captures(&mut moves);
+    }
+    if ply >= SETTLE_PLIES {
+        return balance;
+    }
+    let mut best = -MATED;
+    if !in_check {
+        if balance >= beta {
+            return balance;
+        }
+        alpha = alpha.max(balance);
+        best = balance;
+    }
+    let victim = |mv: &xiangqi::Move| board.piece_at(mv.to).map_or(0.0, |p| xiangqi_value(p, mv.to));
+    let mut ordered: Vec<xiangqi::Move> = moves.to_vec();
+    ordered.sort_by(|a, b| victim(b).total_cmp(&victim(a)));
+    for mv in ordered {
+        let mut child = *board;
+        child.play(mv);
+        let value = -settle(&child, -beta, -alpha, ply + 1);
+        if value > best {
+            best = value;
+            if value > alpha {
+                alpha = value;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// A Banqi piece's worth in soldiers.

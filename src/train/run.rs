@@ -21,7 +21,6 @@ use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
-use crate::mcts::MaterialEvaluator;
 use crate::nn::{Net, NetConfig};
 use crate::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
@@ -115,7 +114,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let selfplay = if bootstrap {
             with_selfplay_bar(options.progress, job.games, |progress| {
                 let search = config.run.bootstrap_search(&config.search);
-                play_games(MaterialEvaluator::default(), &search, &config.selfplay, &job, options.stop, progress)
+                play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, &job, options.stop, progress)
             })
         } else {
             let evaluator = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
