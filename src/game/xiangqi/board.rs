@@ -30,11 +30,11 @@ impl Board {
                 return Err(format!("two pieces on {sq}"));
             }
             if !reachable(piece, sq) {
-                return Err(format!("{} cannot stand on {sq}", describe(piece)));
+                return Err(format!("{} cannot stand on {sq}", piece.name()));
             }
             counts[piece.index()] += 1;
             if counts[piece.index()] > piece.kind().start_count() {
-                return Err(format!("too many {}s", describe(piece)));
+                return Err(format!("too many {}s", piece.name()));
             }
             if piece.kind() == Kind::King {
                 kings[piece.color().index()] = Some(sq);
@@ -169,18 +169,4 @@ fn reachable(piece: Piece, sq: Square) -> bool {
         Kind::Pawn => own_rank >= 5 || (own_rank >= 3 && file % 2 == 0),
         _ => true,
     }
-}
-
-fn describe(piece: Piece) -> String {
-    let color = if piece.color() == Color::Red { "red" } else { "black" };
-    let kind = match piece.kind() {
-        Kind::King => "general",
-        Kind::Advisor => "advisor",
-        Kind::Elephant => "elephant",
-        Kind::Horse => "horse",
-        Kind::Rook => "chariot",
-        Kind::Cannon => "cannon",
-        Kind::Pawn => "soldier",
-    };
-    format!("{color} {kind}")
 }

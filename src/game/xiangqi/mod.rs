@@ -3,12 +3,16 @@
 //! [`Board`] is a bare position, `Copy`, with incremental Zobrist hashing and a legal
 //! move generator fast enough for perft and alpha-beta. [`Xiangqi`] adds the history
 //! and the rules that need it (repetition, no-capture limit) and implements
-//! [`crate::game::Game`].
+//! [`crate::game::Game`]. Moves are written and read in ICCS, WXF and Chinese
+//! notation ([`Notation`], [`Board::move_text`], [`Board::read_move`]).
 
 mod attacks;
 mod bitboard;
 mod board;
+mod chinese;
 pub mod fen;
+mod move_description;
+mod move_text;
 mod movegen;
 mod notation;
 pub mod perft;
@@ -18,11 +22,13 @@ mod repetition;
 mod rules;
 mod square;
 mod tables;
+mod wxf;
 mod zobrist;
 
 pub use attacks::{attackers, reaches};
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use move_text::Notation;
 pub use movegen::MoveList;
 pub use notation::Move;
 pub use piece::{Color, Kind, Piece};

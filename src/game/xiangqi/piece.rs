@@ -32,6 +32,14 @@ impl Color {
         self as usize
     }
 
+    /// The colour in words: `red`, `black`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Red => "red",
+            Color::Black => "black",
+        }
+    }
+
     /// The player this colour is: Red plays first.
     pub const fn player(self) -> Player {
         match self {
@@ -165,6 +173,20 @@ impl Piece {
             Color::Red => self.kind().letter(),
             Color::Black => self.kind().letter().to_ascii_lowercase(),
         }
+    }
+
+    /// The piece in words: `red chariot`, `black soldier`.
+    pub fn name(self) -> String {
+        let kind = match self.kind() {
+            Kind::King => "general",
+            Kind::Advisor => "advisor",
+            Kind::Elephant => "elephant",
+            Kind::Horse => "horse",
+            Kind::Rook => "chariot",
+            Kind::Cannon => "cannon",
+            Kind::Pawn => "soldier",
+        };
+        format!("{} {kind}", self.color().name())
     }
 
     /// The piece named by a FEN letter (`H`/`E` accepted).
