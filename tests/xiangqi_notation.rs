@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::process::{Command, Output};
+
 use serde::Deserialize;
 use xiangqi_zero::game::xiangqi::{Board, Move, MoveList, Notation, Xiangqi};
 use xiangqi_zero::game::Game;
@@ -217,4 +219,39 @@ fn notation_names_parse_in_any_case() {
     assert_eq!(" chinese".parse(), Ok(Notation::Chinese));
     assert_eq!("iccs".parse(), Ok(Notation::Iccs));
     assert_eq!("san".parse::<Notation>(), Err("unknown notation `san`: expected iccs, wxf or chinese".into()));
+}
+
+fn notation_command(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero")).arg("notation").args(args).output();
+    output.expect("the binary runs")
+}
+
+#[test]
+fn notation_command_prints_each_move_in_the_target_notation() {
+    let output = notation_command(&["--to", "wxf", "h2e2", "马8进7", "h0g2", "r1+1"]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "C2.5\nH8+7\nH2+3\nR1+1\n");
+    let output = notation_command(&["--from", "wxf", "--to", "chinese", "C2.5", "h8+7", "H2+3", "R1+1"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "炮二平五\n马8进7\n马二进三\n车1进1\n");
+    let fen = "5k3/9/4P4/4P4/4P4/4P4/9/9/9/3K5 w - - 0 1";
+    let output = notation_command(&["--fen", fen, "--to", "iccs", "--", "++.6"]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "e7d7\n");
+}
+
+/// Asserts that `notation` stops with exit code 1 and one line naming `needle`, after
+/// printing `printed`.
+fn assert_stops(args: &[&str], printed: &str, needle: &str) {
+    let output = notation_command(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), printed, "{args:?}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+}
+
+#[test]
+fn notation_command_stops_at_the_first_move_that_is_not_legal() {
+    assert_stops(&["--to", "wxf", "h2e2", "h9g7", "C2.5"], "C2.5\nH8+7\n", "move 3 `C2.5`: no red cannon on file 2");
+    assert_stops(&["--to", "iccs", "C2.5", "hello"], "h2e2\n", "move 2 `hello`: not a move in");
+    assert_stops(&["--from", "iccs", "--to", "wxf", "C2.5"], "", "move 1 `C2.5`: not a move in iccs notation");
 }

@@ -4,6 +4,7 @@ mod bench;
 mod bench_peer;
 mod eval;
 mod export;
+mod notation;
 mod perft;
 mod play;
 mod plot;
@@ -47,6 +48,8 @@ enum Command {
     Plot(plot::Args),
     /// Export a trained net as one self-contained file (or print what such a file records).
     Export(export::Args),
+    /// Print Xiangqi moves in another notation (ICCS, WXF or Chinese), playing them in turn.
+    Notation(notation::Args),
 }
 
 /// Which game a command works on.
@@ -73,5 +76,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Selfplay(args) => train::run_selfplay(args),
         Command::Plot(args) => plot::run(args),
         Command::Export(args) => export::run(args),
+        Command::Notation(args) => notation::run(args),
     }
 }
