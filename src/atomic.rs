@@ -23,6 +23,7 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
 /// directory entry is flushed (on Unix; a file system that cannot is not an error). On
 /// failure — a full disk, say — the temporary file is removed and `path` is untouched.
 pub fn write_atomically_with(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    check_replaceable(path)?;
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("`{}` names no file", path.display())))?;
@@ -49,6 +50,20 @@ pub fn write_atomically_with(path: &Path, write: impl FnOnce(&mut File) -> io::R
     }
     sync_directory(dir);
     Ok(())
+}
+
+/// Checks that a new file may be renamed over `path`: nothing is there, or a file, or a
+/// symbolic link (replaced, not followed). A directory is refused, and so is a device such
+/// as `/dev/null`, a pipe or a socket, which the rename would replace with a plain file.
+pub fn check_replaceable(path: &Path) -> io::Result<()> {
+    let why = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => "it is a directory, not a file",
+        Ok(meta) if !meta.is_file() && !meta.file_type().is_symlink() => {
+            "it is not a regular file (a device, pipe or socket), and will not be replaced"
+        }
+        _ => return Ok(()),
+    };
+    Err(io::Error::new(io::ErrorKind::InvalidInput, why))
 }
 
 /// Flushes a directory's entries (a rename in it) to disk, where the platform allows.

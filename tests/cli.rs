@@ -1,23 +1,13 @@
 //! The command line as a user or a script drives it: output formats and exit codes.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi-zero")).args(args).output().expect("the binary runs")
-}
+use std::process::Output;
+
+use common::{assert_fails, run};
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Asserts a clean failure: exit code 2 and exactly one line on stderr containing `needle`.
-fn assert_fails(args: &[&str], needle: &str) {
-    let output = run(args);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use xiangqi_zero::game::Game;
 fn session(player: &str, script: &str) -> Vec<String> {
     let spec: PlayerSpec = player.parse().unwrap();
     let output = Arc::new(Mutex::new(Vec::<u8>::new()));
-    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), output.clone());
+    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), output.clone()).unwrap();
     let bytes = output.lock().unwrap().clone();
     String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
 }

@@ -13,7 +13,7 @@ use xiangqi_zero::game::Game;
 fn engine_output(script: &str) -> String {
     let spec: PlayerSpec = "mcts:sims=300,eval=material".parse().unwrap();
     let printed = Arc::new(Mutex::new(Vec::<u8>::new()));
-    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), printed.clone());
+    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), printed.clone()).unwrap();
     let text = String::from_utf8(printed.lock().unwrap().clone()).unwrap();
     text
 }

@@ -32,7 +32,7 @@ fn net_file() -> &'static PathBuf {
 fn engine_output(script: &str) -> String {
     let spec = format!("net(sims=8):{}", net_file().display()).parse().unwrap();
     let printed = Arc::new(Mutex::new(Vec::<u8>::new()));
-    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), printed.clone());
+    serve(Xiangqi::player(&spec, 1).unwrap(), Cursor::new(script.to_string()), printed.clone()).unwrap();
     let text = String::from_utf8(printed.lock().unwrap().clone()).unwrap();
     text
 }

@@ -1,40 +1,16 @@
 //! A run's metrics log and its plots: `metrics.jsonl` round trips, PNGs drawn from any
 //! number of generations, and the `plot` command.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use common::{assert_fails, run, TempDir};
 use xiangqi_zero::eval::ladder::{Placement, Rung};
 use xiangqi_zero::train::{
     append_metrics, draw_plots, read_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
 };
-
-/// A fresh, empty directory for one test, removed when dropped.
-struct TempDir(PathBuf);
-
-/// Tells apart the directories of tests running at once (two may draw the same plots).
-static NEXT_DIR: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let unique = NEXT_DIR.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("xiangqi-zero-train-plot-{}-{unique}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Made-up metrics of generation `generation`, with an evaluation every fifth generation
 /// from the fifth on. Fractions are computed as one division, so each is the double
@@ -201,18 +177,13 @@ fn plots_of_twenty_generations_draw_the_elo_lines() {
     assert!(coloured_pixels(&files[2]) > coloured_pixels(&plots_of(1).1[2]));
 }
 
-/// Runs the binary.
-fn xiangqi_zero(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi-zero")).args(args).output().expect("the binary runs")
-}
-
 #[test]
 fn plot_command_redraws_a_run_directory() {
     let dir = TempDir::new("cli");
     for g in 0..6 {
         append_metrics(&dir.join("metrics.jsonl"), &generation(g)).unwrap();
     }
-    let output = xiangqi_zero(&["plot", "--run", dir.0.to_str().unwrap()]);
+    let output = run(&["plot", "--run", dir.0.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let printed: Vec<PathBuf> = stdout.lines().map(PathBuf::from).collect();
@@ -223,21 +194,12 @@ fn plot_command_redraws_a_run_directory() {
     }
 }
 
-/// Asserts a clean failure of `plot`: exit code 2 (the CLI's code for every error) and
-/// exactly one line on stderr containing `needle`.
-fn assert_plot_fails(run: &Path, needle: &str) {
-    let output = xiangqi_zero(&["plot", "--run", run.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains(needle), "{stderr}");
-}
-
 #[test]
 fn plot_command_fails_in_one_line() {
     let dir = TempDir::new("cli-errors");
-    assert_plot_fails(&dir.join("no-such-run"), "no-such-run");
+    let missing = dir.join("no-such-run");
+    assert_fails(&["plot", "--run", missing.to_str().unwrap()], "no-such-run");
     fs::write(dir.join("metrics.jsonl"), "not json\n").unwrap();
-    assert_plot_fails(&dir.0, "line 1");
+    assert_fails(&["plot", "--run", dir.0.to_str().unwrap()], "line 1");
     assert!(!dir.join("plots").exists(), "nothing is drawn from a bad metrics file");
 }

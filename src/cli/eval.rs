@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{anyhow, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::Args as ClapArgs;
 
 use super::GameKind;
@@ -75,6 +75,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let result = match args.game {
         GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config),
         GameKind::Banqi => {
+            if let Some(file) = &args.openings {
+                bail!("--openings {}: openings are for Xiangqi; a Banqi game starts face down", file.display());
+            }
             let rules = rules.banqi().map_err(|e| anyhow!(e))?;
             run_match(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, rules), &config)
         }

@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use anyhow::bail;
 use clap::Args as ClapArgs;
 
-use xiangqi_zero::train::{draw_plots, read_metrics};
+use xiangqi_zero::train::{draw_plots, read_metrics, RunDir};
 
 /// Arguments of `plot`.
 #[derive(ClapArgs, Debug)]
@@ -17,11 +16,10 @@ pub struct Args {
 
 /// Runs `plot`: prints the path of every file written, one a line.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !args.run.is_dir() {
-        bail!("run directory `{}` does not exist", args.run.display());
-    }
-    let metrics = read_metrics(&args.run.join("metrics.jsonl"))?;
-    for file in draw_plots(&metrics, &args.run.join("plots"))? {
+    let run = RunDir::new(args.run);
+    run.check_is_run()?;
+    let metrics = read_metrics(&run.metrics())?;
+    for file in draw_plots(&metrics, &run.plots())? {
         println!("{}", file.display());
     }
     Ok(())

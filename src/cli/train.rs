@@ -54,7 +54,11 @@ pub struct SelfPlayArgs {
 pub fn run_train(args: Args) -> anyhow::Result<()> {
     let config = match (&args.config, &args.run) {
         (Some(path), _) => Config::load(path)?,
-        (None, Some(run)) if args.resume => Config::load(&RunDir::new(run).config())?,
+        (None, Some(run)) if args.resume => {
+            let run = RunDir::new(run);
+            run.check_is_run()?;
+            Config::load(&run.config())?
+        }
         _ => bail!("--config FILE is needed (or --resume --run DIR)"),
     };
     let dir = RunDir::new(args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name)));
@@ -158,6 +162,7 @@ fn next_steps(config: &Config, dir: &RunDir, generation: u32) -> String {
 /// Runs `selfplay`.
 pub fn run_selfplay(args: SelfPlayArgs) -> anyhow::Result<()> {
     let dir = RunDir::new(args.run);
+    dir.check_is_run()?;
     let config = Config::load(&dir.config())?;
     let options = RunOptions {
         generations: 0,

@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use anyhow::anyhow;
+use anyhow::{anyhow, Context};
 use clap::Args as ClapArgs;
 
 use xiangqi_zero::engine;
@@ -22,6 +22,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let spec: PlayerSpec = args.player.parse().map_err(|e: String| anyhow!(e))?;
     let player = Xiangqi::player(&spec, 0).map_err(|e| anyhow!(e))?;
     let stdin = std::io::stdin();
-    engine::serve(player, stdin.lock(), Arc::new(Mutex::new(std::io::stdout())));
-    Ok(())
+    engine::serve(player, stdin.lock(), Arc::new(Mutex::new(std::io::stdout())))
+        .context("cannot write the engine's answers to standard output")
 }

@@ -1,8 +1,9 @@
 //! The UCI / UCCI loop: reads commands, keeps the position, searches on a thread of its
 //! own so that `stop` and `isready` are answered at once, and prints `info` and
-//! `bestmove`. A line it cannot use gets an `info string` and the loop goes on.
+//! `bestmove`. A line it cannot use gets an `info string` and the loop goes on; an
+//! answer that cannot be written (the GUI gone, a full disk) ends it with that error.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -15,6 +16,29 @@ use crate::search::{Report, Score};
 
 /// Where the engine writes its answers, shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// The engine's answers, written a line at a time to the output by the loop and by the
+/// search thread alike; the first write that fails is kept, and ends the service.
+#[derive(Clone)]
+struct Answers {
+    output: Output,
+    failure: Arc<Mutex<Option<io::Error>>>,
+}
+
+impl Answers {
+    /// Writes `line` and flushes it, keeping the error if that fails.
+    fn say(&self, line: &str) {
+        let mut out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+            self.failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(error);
+        }
+    }
+
+    /// The first write that failed, if one did.
+    fn failed(&self) -> io::Result<()> {
+        self.failure.lock().unwrap_or_else(|e| e.into_inner()).take().map_or(Ok(()), Err)
+    }
+}
 
 /// Which dialect the GUI opened with.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -33,7 +57,7 @@ struct Engine {
     position_error: Option<String>,
     /// UCCI: clock values come in milliseconds (`usemillisec`), else in seconds.
     millis: bool,
-    output: Output,
+    answers: Answers,
     search: Option<Search>,
 }
 
@@ -47,8 +71,9 @@ struct Search {
 
 /// Serves `player` on `input` until `quit` or the end of input. At the end of input a
 /// bounded search is let finish (so `echo "go depth 5" | xiangqi-zero uci` prints its
-/// move); `quit` stops it at once.
-pub fn serve(player: Box<dyn Player<Xiangqi>>, input: impl BufRead, output: Output) {
+/// move); `quit` stops it at once. Input that is not UTF-8 is read with its bad bytes
+/// replaced. Fails with the first error writing to `output`, where the service ends.
+pub fn serve(player: Box<dyn Player<Xiangqi>>, input: impl BufRead, output: Output) -> io::Result<()> {
     let name = player.name();
     let mut engine = Engine {
         player: Some(player),
@@ -57,18 +82,21 @@ pub fn serve(player: Box<dyn Player<Xiangqi>>, input: impl BufRead, output: Outp
         dialect: Dialect::Uci,
         position_error: None,
         millis: true,
-        output,
+        answers: Answers { output, failure: Arc::default() },
         search: None,
     };
-    for line in input.lines() {
+    for line in input.split(b'\n') {
         let Ok(line) = line else { break };
-        if !engine.command(line.trim()) {
+        let go_on = engine.command(String::from_utf8_lossy(&line).trim());
+        let written = engine.answers.failed();
+        if !go_on || written.is_err() {
             engine.finish_search();
-            return;
+            return written.and_then(|()| engine.answers.failed());
         }
     }
     let infinite = engine.search.as_ref().is_some_and(|search| search.infinite);
     engine.join_search(infinite);
+    engine.answers.failed()
 }
 
 impl Engine {
@@ -133,9 +161,7 @@ impl Engine {
     }
 
     fn say(&self, line: &str) {
-        let mut out = self.output.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+        self.answers.say(line);
     }
 
     /// `ucinewgame` (and UCCI's `setoption newgame`).
@@ -220,16 +246,12 @@ impl Engine {
         limits.stop = Some(stop.clone());
         let mut player = self.player.take().ok_or("no player")?;
         let game = self.game.clone();
-        let output = self.output.clone();
+        let answers = self.answers.clone();
         let dialect = self.dialect;
         let infinite = command.infinite;
         let stopped = stop.clone();
         let handle = std::thread::spawn(move || {
-            let print = |line: String| {
-                let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
-                let _ = writeln!(out, "{line}");
-                let _ = out.flush();
-            };
+            let print = |line: String| answers.say(&line);
             let mut legal = Vec::new();
             game.legal_moves(&mut legal);
             // The GUI judges draws by rule; we move while a legal move exists.

@@ -11,6 +11,7 @@ use burn::tensor::Device;
 use super::info::{NetInfo, Provenance, ENCODING_VERSION};
 use super::model::{Net, NetConfig};
 use super::Encoding;
+use crate::atomic::check_replaceable;
 
 /// Why a net could not be saved or loaded: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -52,11 +53,13 @@ impl Net {
 
     /// [`Net::save`], recording where the net comes from as well.
     pub fn save_with(&self, path: &Path, provenance: Provenance) -> Result<(), NetError> {
+        let failed = |why: String| NetError::Write { path: path.to_path_buf(), why };
+        check_replaceable(path).map_err(|e| failed(e.to_string()))?;
         let mut store = SafetensorsStore::from_file(path).overwrite(true);
         for (key, value) in NetInfo::new(self.config, provenance).metadata() {
             store = store.metadata(key, value);
         }
-        self.save_into(&mut store).map_err(|e| NetError::Write { path: path.to_path_buf(), why: e.to_string() })
+        self.save_into(&mut store).map_err(|e| failed(e.to_string()))
     }
 
     /// Reads a net of game `G` from `path` onto `device`. With `expected`, the file's

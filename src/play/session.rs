@@ -51,7 +51,7 @@ pub enum PlayError {
         why: String,
     },
     /// Reading input or writing output failed.
-    #[error("{0}")]
+    #[error("cannot read a move or write the game: {0}")]
     Io(#[from] io::Error),
 }
 

@@ -107,6 +107,21 @@ impl RunDir {
         self.models().join(format!("{}.optimizer", generation_name(generation)))
     }
 
+    /// Checks that the directory holds a run (its config, state or metrics), so that a
+    /// command given another directory, or a file, says so rather than acting on it.
+    pub fn check_is_run(&self) -> Result<(), RunDirError> {
+        let why = if !self.root.exists() {
+            "no such run directory"
+        } else if !self.root.is_dir() {
+            "not a directory: give a run directory"
+        } else if [self.config(), self.state_file(), self.metrics()].iter().any(|file| file.exists()) {
+            return Ok(());
+        } else {
+            "not a run directory (no config.toml, state.json or metrics.jsonl)"
+        };
+        Err(RunDirError { path: self.root.clone(), why: why.to_string() })
+    }
+
     /// Creates the directories.
     pub fn create(&self) -> Result<(), RunDirError> {
         for dir in [self.models(), self.games(), self.plots()] {

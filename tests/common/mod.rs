@@ -1,6 +1,12 @@
 //! Helpers shared by the integration tests: reading the reference data in `tests/data`,
-//! and malformed variants of valid texts for robustness tests.
+//! malformed variants of valid texts for robustness tests, running the binary, and
+//! scratch directories.
 #![allow(dead_code)] // each test file uses some of these
+
+use std::fmt::Debug;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
@@ -59,4 +65,57 @@ pub fn start_positions<G: Game>(count: u64) -> Vec<Start<G>> {
 /// A player spec that must parse.
 pub fn spec(text: &str) -> PlayerSpec {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The `xiangqi-zero` binary, to be given arguments.
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
+}
+
+/// Runs the binary with `args`, its standard input empty.
+pub fn run(args: &[&str]) -> Output {
+    binary().args(args).output().expect("the binary runs")
+}
+
+/// Asserts a clean failure of the run `what`: exit code 2 and exactly one line on stderr,
+/// containing `needle`, and no panic.
+pub fn assert_failed(output: &Output, needle: &str, what: impl Debug) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{what:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{what:?}: {stderr}");
+    assert!(stderr.contains(needle), "`{needle}` not in {what:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{what:?}: {stderr}");
+}
+
+/// Runs the binary with `args` and asserts a clean failure (see [`assert_failed`]).
+pub fn assert_fails(args: &[&str], needle: &str) {
+    assert_failed(&run(args), needle, args);
+}
+
+/// Tells apart the scratch directories of one test process.
+static NEXT_DIR: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh, empty directory for one test, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A new directory whose name holds `name`.
+    pub fn new(name: &str) -> TempDir {
+        let unique = NEXT_DIR.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("xiangqi-zero-test-{}-{unique}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// A path inside the directory.
+    pub fn join(&self, name: impl AsRef<Path>) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
