@@ -337,3 +337,14 @@ fn the_engine_answers_a_line_that_is_not_text_and_goes_on() {
     assert!(error.is_some() && error < ready, "{stdout}");
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ") && *l != "bestmove (none)"), "{stdout}");
 }
+
+#[test]
+fn a_pipe_whose_reader_has_gone_stops_the_output_silently() {
+    // The reader is closed before the binary writes a line, as `| head` does after its
+    // lines: the binary stops as a filter killed by SIGPIPE does, with nothing on stderr.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = binary().args(["perft", "--depth", "2"]).stdout(writer).stderr(Stdio::piped()).output().unwrap();
+    assert_eq!(output.status.code(), Some(141), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
