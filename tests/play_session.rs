@@ -61,9 +61,8 @@ fn human_against_human_to_checkmate_with_mistakes_undo_hint_and_fen() {
     let text = transcript(&["--fen", MATE_FEN], input);
     let opening = format!(
         "xiangqi: Red: human, Black: human. Type `help` for commands.\n{MATE_BOARD}Red> e2f3\n\
-         `e2f3` is not a legal move for Red in this position\nRed> zz9\n\
-         `zz9` is neither a move nor a command: moves are from-square then to-square in ICCS, files a–i from Red's \
-         left and ranks 0–9 from Red's side (h2e2); type `help`\nRed> fen\n{MATE_FEN}\nRed> e2e5\n"
+         `e2f3`: the red chariot on e2 cannot move to f3\nRed> zz9\n\
+         `zz9`: not a move in iccs or wxf or chinese notation\nRed> fen\n{MATE_FEN}\nRed> e2e5\n"
     );
     assert!(text.starts_with(&opening), "{text}");
     // The rook on e5, then the general on f8.
@@ -80,7 +79,7 @@ fn human_against_human_to_checkmate_with_mistakes_undo_hint_and_fen() {
     );
     // Both takebacks bring back the starting position exactly, Red to move.
     let after_undo = text.split("Black> undo\ntook back 1 ply\n").nth(1).unwrap();
-    assert!(after_undo.starts_with(&format!("{MATE_BOARD}Red> hint\nhint: e2f2\nRed> e2f2\n")), "{after_undo}");
+    assert!(after_undo.starts_with(&format!("{MATE_BOARD}Red> hint\nhint: R5.4\nRed> e2f2\n")), "{after_undo}");
     // The rook on f2 mates; no alert line, the result follows the board.
     let mated = MATE_BOARD.replace("2 B . . N R . . . . 2", "2 B . . N . R . . . 2");
     assert!(text.ends_with(&format!("Red> e2f2\n{mated}result: 1-0, Red wins (checkmate)\n")), "{text}");
@@ -136,17 +135,22 @@ fn engine_against_engine_finishes_without_input() {
 #[test]
 fn engines_play_a_mate_in_one_to_its_end() {
     let text = transcript(&["--fen", MATE_FEN, "--red", "alphabeta:depth=2", "--black", "random"], "");
-    assert_in_order(&text, &["Red (alphabeta", ") plays e2f2\n", "result: 1-0, Red wins (checkmate)\n"]);
+    // Engines' moves are shown in WXF unless told otherwise: the chariot from file 5 to 4.
+    assert_in_order(&text, &["Red (alphabeta", ") plays R5.4\n", "result: 1-0, Red wins (checkmate)\n"]);
+    let args = ["--fen", MATE_FEN, "--red", "alphabeta:depth=2", "--black", "random", "--notation", "chinese"];
+    assert_in_order(&transcript(&args, ""), &[") plays 车五平四\n", "result: 1-0"]);
+    let args = ["--fen", MATE_FEN, "--red", "alphabeta:depth=2", "--black", "random", "--notation", "iccs"];
+    assert_in_order(&transcript(&args, ""), &[") plays e2f2\n", "result: 1-0"]);
 }
 
 #[test]
 fn end_of_input_mid_game_exits_cleanly() {
     let text = transcript(&[], "h2e2\n\u{fffd}\n");
-    assert!(text.contains("Black> \u{fffd}\n`\u{fffd}` is neither a move nor a command"), "{text}");
+    assert!(text.contains("Black> \u{fffd}\n`\u{fffd}`: not a move in iccs or wxf or chinese notation"), "{text}");
     assert!(text.ends_with("Black> \nend of input: game left unfinished after 1 ply\n"), "{text}");
     let output = session(&[], b"h2e2\n\xff\xfe\n");
     assert_eq!(output.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&output.stdout).contains("is neither a move nor a command"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("not a move in iccs or wxf or chinese notation"));
 }
 
 #[test]
@@ -207,4 +211,31 @@ fn banqi_first_flip_decides_the_colours() {
     let fen = text.lines().skip_while(|line| !line.ends_with("> fen")).nth(1).unwrap();
     assert_eq!(fen.split('/').nth(5).unwrap(), format!("X{letter}XX"), "{fen}");
     assert!(text.contains(&format!("Second ({second})> fen")), "{text}");
+}
+
+#[test]
+fn moves_are_typed_in_any_notation() {
+    // The chariot to e5 in WXF, the general down in Chinese, then the mate in ICCS.
+    let text = transcript(&["--fen", MATE_FEN], "R5+3\n将6进1\nundo\nundo\n車五平四\n");
+    assert_in_order(&text, &["Red> R5+3\n", "5 . . . . R . . . . 5\n", "Black> 将6进1\n", "8 . . . . . k . . . 8\n"]);
+    assert!(text.ends_with("result: 1-0, Red wins (checkmate)\n"), "{text}");
+}
+
+#[test]
+fn a_game_goes_on_from_a_record() {
+    let dir = std::env::temp_dir().join(format!("xz-play-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("opening.pgn");
+    // Red's cannon to the middle, Black's horse out, Red's horse out (WXF, PlayOK's case).
+    std::fs::write(&path, "[Site \"PlayOK\"]\n\n1. C2.5 h8+7 2. H2+3 *\n").unwrap();
+    let text = transcript(&["--from-record", path.to_str().unwrap()], "fen\n");
+    let after = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2";
+    assert!(text.contains(&format!("Black> fen\n{after}\n")), "{text}");
+    // The cannon cannot go forward three: its own soldier on e3 is in the way.
+    std::fs::write(&path, "1. C2.5 h8+7 2. C5+3").unwrap();
+    let output = session(&["--from-record", path.to_str().unwrap()], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.trim().ends_with("move 3 `C5+3`: the red cannon has no such legal move"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

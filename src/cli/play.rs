@@ -2,14 +2,15 @@
 //! keyboard, or engine against engine to watch.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
-use anyhow::anyhow;
+use anyhow::{anyhow, bail, Context};
 use clap::Args as ClapArgs;
 
 use super::GameKind;
 use xiangqi_zero::eval::PlayerSpec;
 use xiangqi_zero::game::banqi::Banqi;
-use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::play::{play, Setup, Style, View};
 
@@ -39,6 +40,14 @@ pub struct Args {
     /// Plain text even on a terminal: FEN letters, no colours.
     #[arg(long)]
     plain: bool,
+    /// How engines' moves and hints are written: wxf, chinese or iccs. Moves are typed
+    /// in any of the three.
+    #[arg(long, default_value = "wxf", value_parser = |s: &str| s.parse::<Notation>())]
+    notation: Notation,
+    /// Continue the Xiangqi game a record holds (PGN or a plain move list, in any of the
+    /// three notations), from the position after its last move.
+    #[arg(long, conflicts_with = "fen")]
+    from_record: Option<PathBuf>,
 }
 
 /// Runs `play`.
@@ -51,11 +60,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         echo: !std::io::stdin().is_terminal(),
         seed: args.seed,
         max_plies: args.max_plies.map(|n| n as usize),
+        notation: args.notation,
     };
-    match args.game {
-        GameKind::Xiangqi => session(Xiangqi::from_text(&args.fen)?, &setup),
-        GameKind::Banqi => session(Banqi::from_text(&args.fen)?, &setup),
+    match (args.game, &args.from_record) {
+        (GameKind::Xiangqi, Some(path)) => session(recorded_game(path)?, &setup),
+        (GameKind::Banqi, Some(_)) => bail!("--from-record reads Xiangqi records only"),
+        (GameKind::Xiangqi, None) => session(Xiangqi::from_text(&args.fen)?, &setup),
+        (GameKind::Banqi, None) => session(Banqi::from_text(&args.fen)?, &setup),
     }
+}
+
+/// The game a record holds, played to its last move.
+fn recorded_game(path: &Path) -> anyhow::Result<Xiangqi> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let record = ImportedRecord::read(&text).map_err(|why| anyhow!("{}: {why}", path.display()))?;
+    record.replay().map_err(|why| anyhow!("{}: {why}", path.display()))
 }
 
 /// `None` for a human, else the engine's spec.

@@ -10,7 +10,8 @@ use rand::SeedableRng;
 use super::command::{help, Command};
 use super::{Ending, Style, View};
 use crate::eval::{Player as Engine, PlayerSpec};
-use crate::game::{sample_outcome, Game, GameError, Player as Seat, Status};
+use crate::game::xiangqi::Notation;
+use crate::game::{sample_outcome, Game, Player as Seat, Status};
 use crate::search::Limits;
 
 /// The engine that gives hints when no seat has one.
@@ -37,6 +38,8 @@ pub struct Setup {
     pub seed: u64,
     /// A game still going after this many plies is a draw.
     pub max_plies: Option<usize>,
+    /// How engines' moves and hints are written (Xiangqi; other games write their own).
+    pub notation: Notation,
 }
 
 /// Why a session could not go on.
@@ -140,18 +143,9 @@ impl<G: View> Session<'_, G> {
                     writeln!(self.out, "game left unfinished after {}", plies(self.plies.len()))?;
                     return Ok(());
                 }
-                Command::Move(text) => match self.game.parse_move(text) {
+                Command::Move(text) => match self.game.read_move(text) {
                     Ok(mv) => self.make(mv)?,
-                    Err(GameError::MalformedMove(_)) => writeln!(
-                        self.out,
-                        "`{text}` is neither a move nor a command: moves are {}; type `help`",
-                        G::MOVE_HELP
-                    )?,
-                    Err(_) => writeln!(
-                        self.out,
-                        "`{text}` is not a legal move for {} in this position",
-                        self.game.seat_name(seat)
-                    )?,
+                    Err(why) => writeln!(self.out, "{why}")?,
                 },
             }
         }
@@ -199,7 +193,8 @@ impl<G: View> Session<'_, G> {
             Ok(mv) => mv,
             Err(why) => return Ok(Some(Ending::Forfeit(seat, why))),
         };
-        writeln!(self.out, "{} ({name}) plays {mv}", self.game.seat_name(seat))?;
+        let text = self.game.move_text(mv, self.setup.notation);
+        writeln!(self.out, "{} ({name}) plays {text}", self.game.seat_name(seat))?;
         self.make(mv)?;
         Ok(None)
     }
@@ -267,7 +262,7 @@ impl<G: View> Session<'_, G> {
             None => Err("no engine".to_string()),
         };
         match answer {
-            Ok(mv) => writeln!(self.out, "hint: {mv}"),
+            Ok(mv) => writeln!(self.out, "hint: {}", self.game.move_text(mv, self.setup.notation)),
             Err(why) => writeln!(self.out, "no hint: {why}"),
         }
     }

@@ -2,7 +2,8 @@
 
 use super::Style;
 use crate::eval::Playable;
-use crate::game::Player as Seat;
+use crate::game::xiangqi::Notation;
+use crate::game::{GameError, Player as Seat};
 
 /// A game the `play` session can show and play.
 pub trait View: Playable {
@@ -16,6 +17,22 @@ pub trait View: Playable {
     /// The name of a seat: `Red`, `Black`; in Banqi `First` and `Second`, with the colour
     /// once a flip has decided it.
     fn seat_name(&self, seat: Seat) -> String;
+
+    /// The text of `mv`, a move of the side to move, as the table shows it: in
+    /// `notation` where the game has such notations (Xiangqi), else as the game writes it.
+    fn move_text(&self, mv: Self::Move, _notation: Notation) -> String {
+        mv.to_string()
+    }
+
+    /// The legal move a line typed at the table names, or the line that says why none.
+    fn read_move(&self, text: &str) -> Result<Self::Move, String> {
+        self.parse_move(text).map_err(|error| match error {
+            GameError::MalformedMove(_) => {
+                format!("`{text}` is neither a move nor a command: moves are {}; type `help`", Self::MOVE_HELP)
+            }
+            _ => format!("`{text}` is not a legal move for {} in this position", self.seat_name(self.to_move())),
+        })
+    }
 
     /// A line to announce in this position, such as a check; `None` if nothing.
     fn alert(&self) -> Option<String>;

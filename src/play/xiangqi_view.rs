@@ -3,12 +3,20 @@
 use super::glyph::{hanzi, Role};
 use super::grid::{Cell, Grid, Ink};
 use super::{Style, View};
-use crate::game::xiangqi::{Color, Kind, Move, Square, Xiangqi};
+use crate::game::xiangqi::{Color, Kind, Move, Notation, Square, Xiangqi};
 use crate::game::{Game, Player as Seat};
 
 impl View for Xiangqi {
-    const MOVE_HELP: &'static str =
-        "from-square then to-square in ICCS, files a–i from Red's left and ranks 0–9 from Red's side (h2e2)";
+    const MOVE_HELP: &'static str = "WXF (C2.5), Chinese (炮二平五) or ICCS squares (h2e2: files a–i from Red's \
+         left, ranks 0–9 from Red's side); docs/notation.md has the rules";
+
+    fn move_text(&self, mv: Move, notation: Notation) -> String {
+        self.board().move_text(mv, notation)
+    }
+
+    fn read_move(&self, text: &str) -> Result<Move, String> {
+        self.board().read_move(text, None).map_err(|why| format!("`{text}`: {why}"))
+    }
 
     fn draw(&self, last: Option<Move>, style: Style) -> String {
         let rows = (0..Square::RANKS as i32)
