@@ -144,3 +144,53 @@ fn stop_reaches_an_external_engine_behind_our_engine() {
     assert!(Xiangqi::start().parse_move(bestmove(&lines)).is_ok(), "{lines:?}");
     assert!(started.elapsed() < std::time::Duration::from_secs(60), "stop was not passed on");
 }
+
+/// The last `multipv` lines of a session, by rank: (first move, score in cp, pv).
+fn multipv_lines(lines: &[String], count: usize) -> Vec<(String, i32, Vec<String>)> {
+    let ranked: Vec<&String> = lines.iter().filter(|l| l.contains(" multipv ")).collect();
+    assert!(ranked.len() >= count, "{lines:?}");
+    ranked[ranked.len() - count..]
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = |key: &str| words.iter().position(|w| *w == key).unwrap_or_else(|| panic!("{key} in {line}"));
+            assert_eq!(words[at("multipv") + 1], (i + 1).to_string(), "{line}");
+            let score = words[at("cp") + 1].parse().unwrap();
+            let pv: Vec<String> = words[at("pv") + 1..].iter().map(|w| w.to_string()).collect();
+            (pv[0].clone(), score, pv)
+        })
+        .collect()
+}
+
+#[test]
+fn multipv_reports_the_best_root_moves_each_with_its_line() {
+    // Red's chariot takes Black's on a5 (a chariot up); no other move wins anything.
+    let fen = "5k3/9/9/9/r8/9/9/9/9/R2K5 w - - 0 1";
+    for (player, go) in [("alphabeta", "go depth 3"), ("mcts:sims=800,eval=quiescence", "go nodes 800")] {
+        let script = format!("uci\nsetoption name MultiPV value 3\nposition fen {fen}\n{go}\n");
+        let lines = session(player, &script);
+        assert!(lines.iter().any(|l| l == "option name MultiPV type spin default 1 min 1 max 128"), "{lines:?}");
+        let ranked = multipv_lines(&lines, 3);
+        assert_eq!(ranked[0].0, "a0a5", "{player}: {ranked:?}");
+        assert!(ranked[0].1 >= 500, "{player}: {ranked:?}");
+        assert_eq!(bestmove(&lines), "a0a5");
+        for (first, score, pv) in &ranked[1..] {
+            assert!(*score < 300 && *score <= ranked[0].1, "{player}: {ranked:?}");
+            // Each line is a line of legal moves from the position.
+            let mut game = Xiangqi::from_fen(fen, Default::default()).unwrap();
+            for mv in pv {
+                let mv = game.parse_move(mv).unwrap_or_else(|e| panic!("{player}: {pv:?}: {e}"));
+                game.play(mv);
+            }
+            assert_ne!(first, "a0a5");
+        }
+        assert_ne!(ranked[1].0, ranked[2].0, "{player}: {ranked:?}");
+        assert!(ranked[1].1 >= ranked[2].1 || player.starts_with("mcts"), "{player}: {ranked:?}");
+    }
+    // One line by default: no `multipv` field at all; a count out of range is refused.
+    let lines = session("alphabeta", &format!("uci\nposition fen {fen}\ngo depth 2\n"));
+    assert!(lines.iter().all(|l| !l.contains("multipv")), "{lines:?}");
+    let lines = session("alphabeta", "uci\nsetoption name MultiPV value 0\n");
+    assert!(lines.iter().any(|l| l.starts_with("info string error") && l.contains("MultiPV")), "{lines:?}");
+}

@@ -261,7 +261,7 @@ impl Engine {
                 print(format!("info string error: no move from an invalid position ({error})"));
                 None
             } else {
-                let mut info = |report: &Report<Move>| print(info_line(report, dialect));
+                let mut info = |report: &Report<Move>| info_lines(report, dialect).into_iter().for_each(print);
                 match player.think(&game, &limits, &mut info) {
                     Ok(report) => report.best,
                     Err(error) => {
@@ -304,21 +304,30 @@ impl Engine {
     }
 }
 
-/// `info depth … score … nodes … nps … time … pv …`.
-fn info_line(report: &Report<Move>, dialect: Dialect) -> String {
+/// `info depth … score … nodes … nps … time … pv …`, or with MultiPV lines one such line
+/// per root move, each with `multipv k`, the best first.
+fn info_lines(report: &Report<Move>, dialect: Dialect) -> Vec<String> {
     let millis = report.elapsed.as_millis().max(1);
-    let score = match (report.score, dialect) {
-        (Score::Cp(cp), Dialect::Uci) => format!("cp {cp}"),
-        (Score::Cp(cp), Dialect::Ucci) => cp.to_string(),
-        (Score::Mate(n), _) => format!("mate {n}"),
+    let line = |rank: Option<usize>, score: Score, pv: &[Move]| {
+        let score = match (score, dialect) {
+            (Score::Cp(cp), Dialect::Uci) => format!("cp {cp}"),
+            (Score::Cp(cp), Dialect::Ucci) => cp.to_string(),
+            (Score::Mate(n), _) => format!("mate {n}"),
+        };
+        let rank = rank.map(|k| format!(" multipv {k}")).unwrap_or_default();
+        let pv: Vec<String> = pv.iter().map(ToString::to_string).collect();
+        format!(
+            "info depth {} seldepth {}{rank} score {score} nodes {} nps {} time {millis} pv {}",
+            report.depth,
+            report.seldepth.max(report.depth),
+            report.nodes,
+            report.nodes as u128 * 1000 / millis,
+            pv.join(" ")
+        )
     };
-    let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
-    format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {millis} pv {}",
-        report.depth,
-        report.seldepth.max(report.depth),
-        report.nodes,
-        report.nodes as u128 * 1000 / millis,
-        pv.join(" ")
-    )
+    if report.more.is_empty() {
+        return vec![line(None, report.score, &report.pv)];
+    }
+    let first = std::iter::once(line(Some(1), report.score, &report.pv));
+    first.chain(report.more.iter().enumerate().map(|(i, more)| line(Some(i + 2), more.score, &more.pv))).collect()
 }

@@ -1,5 +1,6 @@
 //! `alphabeta:` — the classical searches of `crate::search` as players.
 
+use super::mcts::MAX_MULTI_PV;
 use super::{limits_or, Player, PlayerError};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
@@ -16,6 +17,10 @@ pub trait Searcher<G: Game>: Send {
     fn clear(&mut self);
     /// Starts afresh with a transposition table of `hash_mb` MiB.
     fn resize(&mut self, hash_mb: usize);
+    /// Whether it can report several root moves' lines (MultiPV).
+    const MULTI_PV: bool;
+    /// Reports the best `lines` root moves with their lines (only if [`Self::MULTI_PV`]).
+    fn set_multi_pv(&mut self, lines: usize);
 }
 
 impl Searcher<Xiangqi> for AlphaBeta {
@@ -34,6 +39,12 @@ impl Searcher<Xiangqi> for AlphaBeta {
 
     fn resize(&mut self, hash_mb: usize) {
         *self = AlphaBeta::new(hash_mb);
+    }
+
+    const MULTI_PV: bool = true;
+
+    fn set_multi_pv(&mut self, lines: usize) {
+        AlphaBeta::set_multi_pv(self, lines)
     }
 }
 
@@ -54,6 +65,11 @@ impl Searcher<Banqi> for Expectimax {
     fn resize(&mut self, hash_mb: usize) {
         *self = Expectimax::new(hash_mb);
     }
+
+    /// Expectimax reports its best line only.
+    const MULTI_PV: bool = false;
+
+    fn set_multi_pv(&mut self, _lines: usize) {}
 }
 
 /// Transposition table size when none is given (MiB).
@@ -65,19 +81,21 @@ pub const MAX_HASH_MB: usize = 4096;
 pub struct AlphaBetaPlayer<S> {
     searcher: S,
     limits: Limits,
+    /// Root moves reported with their lines (UCI's `MultiPV`).
+    multi_pv: usize,
 }
 
 impl AlphaBetaPlayer<AlphaBeta> {
     /// The Xiangqi alpha-beta player.
     pub fn xiangqi(limits: Limits, hash_mb: usize) -> Self {
-        AlphaBetaPlayer { searcher: AlphaBeta::new(hash_mb), limits }
+        AlphaBetaPlayer { searcher: AlphaBeta::new(hash_mb), limits, multi_pv: 1 }
     }
 }
 
 impl AlphaBetaPlayer<Expectimax> {
     /// The Banqi expectimax player.
     pub fn banqi(limits: Limits, hash_mb: usize) -> Self {
-        AlphaBetaPlayer { searcher: Expectimax::new(hash_mb), limits }
+        AlphaBetaPlayer { searcher: Expectimax::new(hash_mb), limits, multi_pv: 1 }
     }
 }
 
@@ -96,10 +114,23 @@ impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
     }
 
     fn options(&self) -> Vec<String> {
-        vec![format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")]
+        let mut options = vec![format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")];
+        if S::MULTI_PV {
+            options.push(format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"));
+        }
+        options
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if S::MULTI_PV && name.eq_ignore_ascii_case("MultiPV") {
+            return match value.trim().parse::<usize>() {
+                Ok(lines) if (1..=MAX_MULTI_PV).contains(&lines) => {
+                    self.multi_pv = lines;
+                    Ok(())
+                }
+                _ => Err(format!("MultiPV must be 1 to {MAX_MULTI_PV}, not `{value}`")),
+            };
+        }
         if !name.eq_ignore_ascii_case("hash") {
             return Err(format!("unknown option `{name}`"));
         }
@@ -123,6 +154,7 @@ impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
         limits: &Limits,
         info: &mut dyn FnMut(&Report<G::Move>),
     ) -> Result<Report<G::Move>, PlayerError> {
+        self.searcher.set_multi_pv(self.multi_pv);
         let report = self.searcher.search(game, &limits_or(limits, &self.limits), info);
         match report.best {
             Some(_) => Ok(report),

@@ -266,6 +266,7 @@ impl ExternalEngine {
             elapsed: started.elapsed(),
             best: None,
             pv: Vec::new(),
+            more: Vec::new(),
         };
         for line in &lines {
             if let Some(rest) = line.strip_prefix("info ") {

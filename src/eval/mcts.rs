@@ -22,7 +22,7 @@ use crate::mcts::{
     Batch, Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult,
     UniformEvaluator,
 };
-use crate::search::{Limits, Report, Score};
+use crate::search::{Limits, Line, Report, Score};
 
 /// The built-in evaluators a spec can name.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -70,6 +70,8 @@ const INFO_EVERY: Duration = Duration::from_secs(1);
 const MAX_THREADS: usize = 256;
 /// The largest batch `Batch` may ask for.
 const MAX_BATCH: usize = 4096;
+/// The most lines `MultiPV` may ask for.
+pub const MAX_MULTI_PV: usize = 128;
 
 /// The MCTS player: a search with its own evaluator, keeping its tree between moves.
 pub struct MctsPlayer<G: Game, E> {
@@ -81,12 +83,23 @@ pub struct MctsPlayer<G: Game, E> {
     /// The thread pool the evaluator runs in (`None`: rayon's global pool), and its size.
     pool: Option<ThreadPool>,
     threads: usize,
+    /// Root moves reported with their lines (UCI's `MultiPV`).
+    multi_pv: usize,
 }
 
 impl<G: Game, E: Evaluator<G>> MctsPlayer<G, E> {
     /// A player searching under `config` with `evaluator`; `name` is its spec.
     pub fn new(name: String, config: SearchConfig, evaluator: E, seed: u64) -> Self {
-        MctsPlayer { name, config, evaluator, search: None, seed, pool: None, threads: rayon::current_num_threads() }
+        MctsPlayer {
+            name,
+            config,
+            evaluator,
+            search: None,
+            seed,
+            pool: None,
+            threads: rayon::current_num_threads(),
+            multi_pv: 1,
+        }
     }
 }
 
@@ -192,6 +205,7 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         vec![
             format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", self.threads),
             format!("option name Batch type spin default {} min 1 max {MAX_BATCH}", self.config.batch_size),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
         ]
     }
 
@@ -213,8 +227,10 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
             if let Some(search) = &mut self.search {
                 search.set_config(self.config.clone());
             }
+        } else if name.eq_ignore_ascii_case("MultiPV") {
+            self.multi_pv = number(MAX_MULTI_PV)?;
         } else {
-            return Err(format!("unknown option `{name}` (Threads, Batch)"));
+            return Err(format!("unknown option `{name}` (Threads, Batch, MultiPV)"));
         }
         Ok(())
     }
@@ -240,10 +256,12 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
                 elapsed: started.elapsed(),
                 best: Some(win),
                 pv: vec![win],
+                more: Vec::new(),
             };
             info(&report);
             return Ok(report);
         }
+        let multi_pv = self.multi_pv;
         let search = match &mut self.search {
             Some(search) => {
                 search.set_position(game);
@@ -279,10 +297,10 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
             }
             if now - last_info >= INFO_EVERY {
                 last_info = now;
-                info(&report(&search.result(), started));
+                info(&report(&search.result(), lines(search, multi_pv), started));
             }
         });
-        let report = report(&result, started);
+        let report = report(&result, lines(search, multi_pv), started);
         info(&report);
         match (report.best, search.choose_move(game.plies_played())) {
             (Some(best), Some(chosen)) if best == chosen => Ok(report),
@@ -304,10 +322,20 @@ fn winning_move<G: Game>(game: &G) -> Option<G::Move> {
     })
 }
 
+/// The lines after the first of a search's `multi_pv` best root moves (none for 1).
+fn lines<G: Game>(search: &Search<G>, multi_pv: usize) -> Vec<Line<G::Move>> {
+    if multi_pv <= 1 {
+        return Vec::new();
+    }
+    let lines = search.root_lines(multi_pv).into_iter().skip(1);
+    lines.map(|(value, pv)| Line { score: Score::Cp(centipawns(value)), pv }).collect()
+}
+
 /// A search result as a `Report`: simulations as nodes, the value as centipawns, the
-/// most visited line as the principal variation.
-fn report<M: Copy>(result: &SearchResult<M>, started: Instant) -> Report<M> {
+/// most visited line as the principal variation, `more` the MultiPV lines after it.
+fn report<M: Copy>(result: &SearchResult<M>, more: Vec<Line<M>>, started: Instant) -> Report<M> {
     Report {
+        more,
         depth: result.pv.len() as u32,
         seldepth: result.depth,
         score: Score::Cp(centipawns(result.value)),

@@ -44,6 +44,7 @@ impl<G: Game> Player<G> for RandomPlayer {
             elapsed: std::time::Duration::ZERO,
             best: Some(best),
             pv: vec![best],
+            more: Vec::new(),
         })
     }
 }

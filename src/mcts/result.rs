@@ -119,18 +119,48 @@ fn most_visited<M: Copy, O: Copy>(tree: &super::tree::Tree<M, O>, node: usize) -
         return None;
     }
     let mover = tree[node].mover;
+    tree.children(node).iter().enumerate().max_by(|(_, a), (_, b)| by_visits(a, b, mover)).map(|(i, _)| i)
+}
+
+/// How two children of a node rank for `mover`: by visits, then Q, then prior.
+fn by_visits<M, O>(a: &Node<M, O>, b: &Node<M, O>, mover: Player) -> std::cmp::Ordering {
     let key = |c: &Node<M, O>| (c.visits, c.q(mover).unwrap_or(-2.0), c.prior);
-    tree.children(node)
-        .iter()
-        .enumerate()
-        .max_by(|(_, a), (_, b)| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
-        .map(|(i, _)| i)
+    key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)
 }
 
 fn principal_variation<G: Game>(search: &Search<G>) -> Vec<G::Move> {
+    line_below(search, ROOT)
+}
+
+/// The lines of the `count` most visited root moves (ordered as the principal variation
+/// chooses), each with its mean value from the mover's view: the search's MultiPV.
+pub(crate) fn root_lines<G: Game>(search: &Search<G>, count: usize) -> Vec<(f32, Vec<G::Move>)> {
+    let tree = &search.tree;
+    if tree[ROOT].kind != NodeKind::Decision {
+        return Vec::new();
+    }
+    let mover = tree[ROOT].mover;
+    let first = tree[ROOT].first_child as usize;
+    let mut order: Vec<usize> = (0..tree.children(ROOT).len()).filter(|&i| tree[first + i].visits > 0).collect();
+    order.sort_by(|&a, &b| by_visits(&tree[first + b], &tree[first + a], mover));
+    order
+        .into_iter()
+        .take(count)
+        .filter_map(|i| {
+            let child = &tree[first + i];
+            let Edge::Move(mv) = child.edge else { return None };
+            let mut line = vec![mv];
+            line.extend(line_below(search, first + i));
+            Some((child.q(mover).unwrap_or(0.0), line))
+        })
+        .collect()
+}
+
+/// The most visited line below `node`.
+fn line_below<G: Game>(search: &Search<G>, node: usize) -> Vec<G::Move> {
     let tree = &search.tree;
     let mut pv = Vec::new();
-    let mut node = ROOT;
+    let mut node = node;
     while let Some(i) = most_visited(tree, node) {
         let child = tree[node].first_child as usize + i;
         if tree[child].visits == 0 {

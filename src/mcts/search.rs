@@ -535,6 +535,12 @@ impl<G: Game> Search<G> {
         super::result::result(self)
     }
 
+    /// The lines of the `count` most visited root moves, the best first, each with its
+    /// mean value from the mover's view (MultiPV).
+    pub fn root_lines(&self, count: usize) -> Vec<(f32, Vec<G::Move>)> {
+        super::result::root_lines(self, count)
+    }
+
     /// The root's value as a W/D/L estimate from the mover's view (the evaluator's
     /// value if the root was never visited).
     pub fn root_wdl(&self) -> Wdl {

@@ -4,7 +4,7 @@
 //! failing both (no time for even depth 1) the first legal move.
 
 use super::clock::Clock;
-use super::{Limits, Report, Score, MATE, MAX_PLY};
+use super::{Limits, Line, Report, Score, MATE, MAX_PLY};
 
 /// The triangular table of principal variations: row `ply` holds the best line found
 /// from the node at `ply`.
@@ -118,6 +118,7 @@ impl<M: Copy + PartialEq> Progress<M> {
             elapsed: self.clock.elapsed(),
             best,
             pv,
+            more: Vec::new(),
         }
     }
 }
@@ -133,6 +134,14 @@ pub(crate) trait Deepening {
     /// Searches the root `depth` plies deep and returns its value (meaningless if the
     /// clock aborted the iteration).
     fn iterate(&mut self, depth: u32) -> i32;
+
+    /// After an iteration that found `best`: the lines of the next best root moves at
+    /// the same depth, as many as MultiPV asks beyond the first (none by default), as far
+    /// as the clock allows.
+    fn more_lines(&mut self, depth: u32, best: Self::Move) -> Vec<Line<Self::Move>> {
+        let _ = (depth, best);
+        Vec::new()
+    }
 }
 
 /// Runs `search` by iterative deepening (its progress already started), calling
@@ -155,7 +164,14 @@ pub(crate) fn deepen<S: Deepening>(
         }
         progress.clock.first_iteration_done = true;
         let pv = progress.pv.root_line();
-        let report = progress.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
+        let mut report = progress.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
+        if let Some(best) = report.best {
+            report.more = search.more_lines(depth, best);
+        }
+        let progress = search.progress();
+        (report.nodes, report.elapsed) = (progress.clock.nodes, progress.clock.elapsed());
+        // The iteration finished: what the further lines searched is no unfinished better move.
+        progress.root_best = None;
         progress.previous_best = report.best;
         on_iteration(&report);
         last = Some(report);

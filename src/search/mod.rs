@@ -96,6 +96,17 @@ pub struct Report<M> {
     pub best: Option<M>,
     /// The principal variation, starting with `best`.
     pub pv: Vec<M>,
+    /// With MultiPV, the lines of the next best root moves, best first (lines 2, 3, …).
+    pub more: Vec<Line<M>>,
+}
+
+/// One root move's line and its score: a MultiPV line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line<M> {
+    /// The line's value from the side to move's view.
+    pub score: Score,
+    /// The moves, starting with the root move.
+    pub pv: Vec<M>,
 }
 
 /// The value of a win at the root; a win `n` plies away is worth `MATE - n`.

@@ -11,7 +11,7 @@ use super::deepen::{deepen, Deepening, Progress};
 use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE};
 use super::tt::{decode_move, encode_move, Bound, Table};
 use super::xiangqi_eval::{delta, evaluate, for_side, material};
-use super::{value_from_tt, value_to_tt, Limits, Report, MATE, MAX_PLY};
+use super::{value_from_tt, value_to_tt, Limits, Line, Report, Score, MATE, MAX_PLY};
 use crate::game::xiangqi::{fen, Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
 use crate::game::{Game, Status};
 
@@ -53,6 +53,10 @@ pub struct AlphaBeta {
     root_eval: i32,
     /// The rules of the game searched.
     rules: Rules,
+    /// Root moves reported with their lines (MultiPV), and the root moves a further
+    /// line's search leaves out (those of the lines before it).
+    multi_pv: usize,
+    excluded: Vec<Move>,
     /// What `judge_cycle` replayed, for the tests: moves that were not legal where they
     /// were played, and cycles judged below a null move.
     #[cfg(test)]
@@ -86,9 +90,17 @@ impl AlphaBeta {
             root_board: Board::start(),
             root_eval: 0,
             rules: Rules::default(),
+            multi_pv: 1,
+            excluded: Vec::new(),
             #[cfg(test)]
             replay_check: ReplayCheck::default(),
         }
+    }
+
+    /// Reports the best `lines` root moves with their lines (UCI's MultiPV; 1: the best
+    /// only). Each further line costs a search of its own at every depth.
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        self.multi_pv = lines.max(1);
     }
 
     /// Forgets everything learned (hash table, ordering memory), as for a new game.
@@ -247,6 +259,9 @@ impl AlphaBeta {
         let mut best_move = None;
         let mut searched = 0;
         while let Some((mv, score)) = picker.next() {
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
             let mut child = *board;
             let piece = board.piece_at(mv.from).expect("a legal move moves a piece");
             let captured = child.play(mv);
@@ -299,7 +314,10 @@ impl AlphaBeta {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move.map_or(0, encode), value_to_tt(best, ply), depth, bound);
+        // A root searched without some of its moves has no value of its own to store.
+        if ply > 0 || self.excluded.is_empty() {
+            self.tt.store(key, best_move.map_or(0, encode), value_to_tt(best, ply), depth, bound);
+        }
         best
     }
 
@@ -480,6 +498,22 @@ impl Deepening for AlphaBeta {
     fn iterate(&mut self, depth: u32) -> i32 {
         let board = self.root_board;
         self.search_node(&board, self.root_eval, depth as i32, 0, -INFINITY, INFINITY)
+    }
+
+    fn more_lines(&mut self, depth: u32, best: Move) -> Vec<Line<Move>> {
+        let mut lines = Vec::new();
+        self.excluded = vec![best];
+        while lines.len() + 1 < self.multi_pv {
+            let value = self.iterate(depth);
+            let pv = self.progress.pv.root_line();
+            match pv.first() {
+                Some(&first) if !self.progress.clock.aborted && value > -INFINITY => self.excluded.push(first),
+                _ => break,
+            }
+            lines.push(Line { score: Score::from_value(value), pv });
+        }
+        self.excluded.clear();
+        lines
     }
 }
 
