@@ -6,7 +6,9 @@ use std::{env, fs};
 
 fn main() {
     println!("cargo:rerun-if-changed=web");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    // Read when run, not baked in when built: a worktree sharing the target directory
+    // reuses this script, which must embed its own web/.
+    let root = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("web");
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();

@@ -1,16 +1,15 @@
 //! Issue 9, the page of `serve` in a real browser: starts the server and headless
 //! Chromium (WebDriver), plays a two-player Xiangqi game to mate by clicking, a move
 //! against an engine, and a Banqi flip, checking what the page shows after each step;
-//! saves screenshots (desktop and phone-sized) in `target/browser-screenshots/`.
+//! issue 20: the Chinese characters drawn by the shipped font, the icon piece set, and
+//! every board fitting the screen. Saves screenshots (desktop and phone-sized) in
+//! `target/browser-screenshots/`.
 
 mod browser;
 
-use browser::driver::{browser_required, find_browser, Browser, REQUIRE_VARIABLE};
 use browser::page::{screenshot_dir, Page};
-use browser::process::{free_port, Listening};
+use browser::session::Session;
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::Command;
 
 /// A short mate from the start position (`xiangqi-zero status` says `1-0 checkmate 9`):
 /// a cannon takes the central soldier and moves to e7, the other comes to e4 behind it.
@@ -155,7 +154,8 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     page.client.set_window_size(DESKTOP.0, DESKTOP.1).await.expect("a desktop-sized window");
 }
 
-/// Against an engine: one move by clicking, the engine's reply, a hint.
+/// Against an engine: one move by clicking, the engine's reply, a hint, whose arrow and
+/// line leave when the game ends by resigning.
 async fn engine_reply(page: &Page<'_>, base: &str) {
     open_start_screen(page, base).await;
     start_game(page, "engine", "xiangqi").await;
@@ -166,6 +166,32 @@ async fn engine_reply(page: &Page<'_>, base: &str) {
     page.click(".actions .hint").await;
     page.wait_for("the hint's arrow", "!!document.querySelector('.arrow.hint')").await;
     page.screenshot("engine-desktop").await;
+    page.click(".actions .resign").await;
+    page.wait_for("the resign button asking", "!!document.querySelector('.actions .resign[data-confirming]')").await;
+    page.click(".actions .resign").await;
+    page.wait_for("the game over", "document.getElementById('status').classList.contains('over')").await;
+    assert_eq!(
+        page.eval("[!!document.querySelector('.arrow.hint'), document.querySelector('.suggestions').textContent]")
+            .await,
+        serde_json::json!([false, ""]),
+        "no hint arrow or hint line once the game is over"
+    );
+}
+
+/// A link to a game that does not exist: one panel naming it, with a link to start a new
+/// game, which leads to the start screen.
+async fn unknown_game_link(page: &Page<'_>, base: &str) {
+    page.client.goto(&format!("{base}/#/g/nosuchgame")).await.expect("the page opens");
+    page.wait_for("the missing game's panel", "!!document.querySelector('.missing-game')").await;
+    assert_eq!(
+        page.eval("[...document.getElementById('app').querySelectorAll('a, button, input, select, svg')].map((e) => e.textContent)")
+            .await,
+        serde_json::json!(["Start a new game"]),
+        "only the way to a new game"
+    );
+    assert!(page.text(".missing-game").await.contains("nosuchgame"), "the game's name is said");
+    page.click(".missing-game a").await;
+    page.wait_for("the start screen", "!!document.getElementById('start-game')").await;
 }
 
 /// Banqi on one device: a click flips a face-down piece, which shows its character, and
@@ -225,38 +251,141 @@ async fn online_and_watch(page: &Page<'_>, base: &str) {
 
 #[test]
 fn the_page_plays_in_a_real_browser() {
-    let (chromium, chromedriver) = match find_browser() {
-        Ok(found) => found,
-        Err(reason) if browser_required() => panic!("{reason} (required: CI=true or {REQUIRE_VARIABLE}=1)"),
-        Err(reason) => {
-            // Straight to stderr, past the test harness's capture, so the skip is seen.
-            let _ = writeln!(std::io::stderr(), "skipped: {reason}");
-            return;
-        }
-    };
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("web_browser-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let port = free_port();
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"));
-    serve.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--engine", "easy=alphabeta:depth=1", "--db"]);
-    serve.arg(dir.join("serve.sqlite3"));
-    let _server = Listening::start(serve, port);
-    let base = format!("http://127.0.0.1:{port}");
-
+    let Some(session) = Session::start("web_browser", DESKTOP.0, DESKTOP.1) else { return };
     let _ = std::fs::remove_file(screenshot_dir().join("failure.png"));
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
-    runtime.block_on(async {
-        let browser = Browser::start(&chromium, &chromedriver, DESKTOP.0, DESKTOP.1).await;
-        let page = Page { client: &browser.client };
-        local_xiangqi_to_mate(&page, &base).await;
-        engine_reply(&page, &base).await;
-        banqi_flip(&page, &base).await;
-        online_and_watch(&page, &base).await;
-        browser.client.close().await.expect("the browser closes");
+    let page = session.page();
+    let base = &session.base;
+    session.run(async {
+        local_xiangqi_to_mate(&page, base).await;
+        engine_reply(&page, base).await;
+        banqi_flip(&page, base).await;
+        online_and_watch(&page, base).await;
+        unknown_game_link(&page, base).await;
     });
-    let _ = std::fs::remove_dir_all(&dir);
     eprintln!("screenshots in {}", screenshot_dir().display());
+}
+
+/// Each character the page draws (and those of Chinese move notation, which the shipped
+/// font holds for the move list), on a canvas with its element's computed font: a list
+/// of those drawn as the no-glyph box of U+10FFFD, or no differently than by the same
+/// font list without the page's own `@font-face` fonts (so by a system font, if any).
+const CHARACTERS_NOT_DRAWN: &str = r#"(async () => {
+  const { pieceGlyph } = await import('/assets/pieces.js');
+  const pieces = [...'KABNRCPGMkabnrcpgm'].map(pieceGlyph).join('');
+  const notation = '一二三四五六七八九１２３４５６７８９进進退平前中后後帅将马车';
+  const checks = [['.piece-glyph', pieces + notation], ['.river-text', '楚河漢界'], ['.brand-glyph', '帥']];
+  const unquoted = (family) => family.trim().replace(/^"|"$/g, '');
+  const shipped = new Set([...document.fonts].map((face) => unquoted(face.family)));
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  const drawn = (text, font) => {
+    context.clearRect(0, 0, 64, 64);
+    context.font = font;
+    // Placed by the glyph's own font alone: the default left and alphabetic baseline.
+    context.fillText(text, 6, 52);
+    return context.getImageData(0, 0, 64, 64).data.join();
+  };
+  const failures = [];
+  for (const [selector, characters] of checks) {
+    const style = getComputedStyle(document.querySelector(selector));
+    const system = style.fontFamily.split(',').filter((family) => !shipped.has(unquoted(family)));
+    const font = `${style.fontWeight} 48px ${style.fontFamily}`;
+    const systemFont = `${style.fontWeight} 48px ${system.join(',') || 'serif'}`;
+    await document.fonts.load(font, characters);
+    const tofu = drawn('\u{10FFFD}', font);
+    for (const character of characters) {
+      const glyph = drawn(character, font);
+      if (glyph === tofu) failures.push(`${character} (${selector}): the no-glyph box`);
+      else if (glyph === drawn(character, systemFont)) failures.push(`${character} (${selector}): not the page's font`);
+    }
+  }
+  return failures;
+})()"#;
+
+/// Issue 20: every piece character of both games, the river, the header's glyph and the
+/// move notation's characters are drawn by the font shipped with the page, so they show
+/// on a machine without CJK fonts too.
+#[test]
+fn the_page_draws_its_characters_with_the_shipped_font() {
+    let Some(session) = Session::start("web_browser_font", DESKTOP.0, DESKTOP.1) else { return };
+    let page = session.page();
+    session.run(async {
+        open_start_screen(&page, &session.base).await;
+        start_game(&page, "local", "xiangqi").await;
+        let failures = page.eval(CHARACTERS_NOT_DRAWN).await;
+        assert_eq!(failures, serde_json::json!([]), "characters the page's font does not draw");
+        page.screenshot("font-desktop").await;
+    });
+}
+
+/// "characters" or "icons" when every face-up piece shows only its character or only
+/// its icon, "mixed" otherwise.
+const PIECES_SHOWN: &str = "(() => {
+  const shown = (piece, part) => piece.querySelector(part).getBoundingClientRect().width > 0;
+  const pieces = [...document.querySelectorAll('svg.board .piece:not(.hidden)')];
+  if (pieces.length && pieces.every((p) => shown(p, '.piece-glyph') && !shown(p, '.piece-icon'))) return 'characters';
+  if (pieces.length && pieces.every((p) => !shown(p, '.piece-glyph') && shown(p, '.piece-icon'))) return 'icons';
+  return 'mixed';
+})()";
+
+/// Issue 20: the icon piece set, a different pictogram for each kind, chosen in the
+/// header and still chosen after a reload.
+#[test]
+fn the_icon_pieces_are_chosen_and_remembered() {
+    let Some(session) = Session::start("web_browser_icons", DESKTOP.0, DESKTOP.1) else { return };
+    let page = session.page();
+    session.run(async {
+        open_start_screen(&page, &session.base).await;
+        start_game(&page, "local", "xiangqi").await;
+        assert_eq!(page.eval(PIECES_SHOWN).await, "characters", "the characters by default");
+        let chooser = page.client.find(fantoccini::Locator::Id("piece-style")).await.expect("the piece-set chooser");
+        chooser.select_by_value("icons").await.expect("the icons can be chosen");
+        page.wait_for("the icons", &format!("{PIECES_SHOWN} === 'icons'")).await;
+        let kinds = "new Set([...'KABNRCP'].map((l) => document.querySelector(`.piece[data-piece=\"${l}\"] .piece-icon`).innerHTML)).size";
+        assert_eq!(page.eval(kinds).await, 7, "a different icon for each kind");
+        page.screenshot("icons-desktop").await;
+        page.client.refresh().await.expect("the page reloads");
+        page.wait_for("a board again", "!!document.querySelector('svg.board .piece')").await;
+        assert_eq!(page.eval(PIECES_SHOWN).await, "icons", "the icons still chosen after a reload");
+        assert_eq!(page.eval("document.getElementById('piece-style').value").await, "icons", "the chooser says so");
+    });
+}
+
+/// Issue 20: at a desktop's and a phone's size, the whole board of either game is in
+/// view without scrolling and fills much of it; Banqi's lies on its side on the desktop.
+#[test]
+fn every_board_fits_the_screen() {
+    let sizes = [("desktop", 1366, 768), ("phone", 360, 640)];
+    let Some(session) = Session::start("web_browser_fit", sizes[0].1, sizes[0].2) else { return };
+    let page = session.page();
+    session.run(async {
+        for game in ["xiangqi", "banqi"] {
+            open_start_screen(&page, &session.base).await;
+            start_game(&page, "local", game).await;
+            for (name, width, height) in sizes {
+                page.set_viewport(width, height).await;
+                let landscape = game == "banqi" && width > height;
+                page.wait_for(
+                    &format!("the {game} board in view at {width}×{height}"),
+                    &format!(
+                        "(() => {{
+                          const board = document.querySelector('svg.board');
+                          const r = board.getBoundingClientRect();
+                          return board.dataset.landscape === '{landscape}' && (r.width > r.height) === {landscape}
+                            && window.scrollY === 0 && r.top >= 0 && r.left >= 0
+                            && r.bottom <= window.innerHeight && r.right <= window.innerWidth
+                            && document.documentElement.scrollWidth <= window.innerWidth
+                            && Math.max(r.width / window.innerWidth, r.height / window.innerHeight) >= 0.6;
+                        }})()"
+                    ),
+                )
+                .await;
+                page.screenshot(&format!("{game}-{name}")).await;
+            }
+            page.set_viewport(sizes[0].1, sizes[0].2).await;
+        }
+    });
 }
 
 /// Every piece letter either rules core writes has its Chinese character in the page's

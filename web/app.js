@@ -1,8 +1,9 @@
 // The page's entry point: routes the URL hash to a screen. "#/" is the start screen;
 // "#/g/<id>?token=<seat token>" opens that seat of a game, "#/g/<id>" watches it — the
-// same links the server hands out.
+// same links the server hands out. Also wires the header's piece-set chooser.
 
 import { GameView } from "./game-view.js";
+import { attachPieceStyle } from "./piece-style.js";
 import { StartView } from "./start-view.js";
 
 const root = document.getElementById("app");
@@ -20,5 +21,6 @@ function route() {
   document.body.dataset.screen = match ? "game" : "start";
 }
 
+attachPieceStyle(document.getElementById("piece-style"));
 window.addEventListener("hashchange", route);
 route();

@@ -1,9 +1,9 @@
 // The drawn board, without pieces: Xiangqi's lines with the river (楚河 漢界), the
-// palaces' diagonals and the position marks, or Banqi's 4×8 squares; files and ranks
-// labelled in ICCS on every side. Redrawn only when the game or the orientation changes.
+// palaces' diagonals and the position marks, or Banqi's 4×8 squares (upright or on its
+// side); files and ranks labelled in ICCS on every side. Redrawn only when the game or the orientation changes.
 
 import { s } from "./dom.js";
-import { CELL, pointOf, viewSize } from "./geometry.js";
+import { pointOf, viewSize } from "./geometry.js";
 
 const MARK_GAP = 5;
 const MARK_LENGTH = 11;
@@ -67,16 +67,13 @@ function river(shape, flipped) {
   ];
 }
 
-function banqiSquares(shape) {
-  const edge = shape.margin;
+function banqiSquares(shape, flipped) {
   const parts = [];
   for (let file = 0; file <= shape.files; file++) {
-    const x = edge + file * CELL;
-    parts.push(s("line", { x1: x, y1: edge, x2: x, y2: edge + shape.ranks * CELL, class: "grid-line" }));
+    parts.push(line(shape, flipped, [file - 0.5, -0.5], [file - 0.5, shape.ranks - 0.5]));
   }
   for (let rank = 0; rank <= shape.ranks; rank++) {
-    const y = edge + rank * CELL;
-    parts.push(s("line", { x1: edge, y1: y, x2: edge + shape.files * CELL, y2: y, class: "grid-line" }));
+    parts.push(line(shape, flipped, [-0.5, rank - 0.5], [shape.files - 0.5, rank - 0.5]));
   }
   return parts;
 }
@@ -84,17 +81,18 @@ function banqiSquares(shape) {
 function labels(shape, flipped) {
   const { width, height } = viewSize(shape);
   const offset = shape.margin / 2 - 5;
+  const text = (x, y, content) => s("text", { x, y, class: "coord" }, content);
+  // At both ends of the line through `point`: above and below when it runs down the board.
+  const ends = ({ x, y }, runsDown, content) => runsDown
+    ? [text(x, height - offset, content), text(x, offset, content)]
+    : [text(offset, y, content), text(width - offset, y, content)];
   const parts = [];
   for (let file = 0; file < shape.files; file++) {
-    const { x } = pointOf(shape, file, 0, flipped);
     const letter = String.fromCharCode(97 + file);
-    parts.push(s("text", { x, y: height - offset, class: "coord" }, letter));
-    parts.push(s("text", { x, y: offset, class: "coord" }, letter));
+    parts.push(ends(pointOf(shape, file, 0, flipped), !shape.landscape, letter));
   }
   for (let rank = 0; rank < shape.ranks; rank++) {
-    const { y } = pointOf(shape, 0, rank, flipped);
-    parts.push(s("text", { x: offset, y, class: "coord" }, rank + shape.firstRank));
-    parts.push(s("text", { x: width - offset, y, class: "coord" }, rank + shape.firstRank));
+    parts.push(ends(pointOf(shape, 0, rank, flipped), shape.landscape, rank + shape.firstRank));
   }
   return parts;
 }
@@ -103,17 +101,16 @@ function labels(shape, flipped) {
 export function drawGrid(shape, flipped) {
   const { width, height } = viewSize(shape);
   const inset = shape.onPoints ? 8 : 4;
-  const first = pointOf(shape, 0, shape.ranks - 1, false);
-  const spanX = (shape.onPoints ? shape.files - 1 : shape.files) * CELL;
-  const spanY = (shape.onPoints ? shape.ranks - 1 : shape.ranks) * CELL;
-  const origin = shape.onPoints ? first : { x: shape.margin, y: shape.margin };
+  const edge = shape.onPoints ? 0 : 0.5;
+  const a = pointOf(shape, -edge, -edge, false);
+  const b = pointOf(shape, shape.files - 1 + edge, shape.ranks - 1 + edge, false);
   return s("g", { class: "grid" }, [
     s("rect", { x: 0, y: 0, width, height, rx: 14, class: "board-wood" }),
     s("rect", {
-      x: origin.x - inset, y: origin.y - inset,
-      width: spanX + 2 * inset, height: spanY + 2 * inset, class: "grid-frame",
+      x: Math.min(a.x, b.x) - inset, y: Math.min(a.y, b.y) - inset,
+      width: Math.abs(a.x - b.x) + 2 * inset, height: Math.abs(a.y - b.y) + 2 * inset, class: "grid-frame",
     }),
-    shape.onPoints ? xiangqiLines(shape, flipped) : banqiSquares(shape),
+    shape.onPoints ? xiangqiLines(shape, flipped) : banqiSquares(shape, flipped),
     shape.onPoints ? river(shape, flipped) : [],
     labels(shape, flipped),
   ]);

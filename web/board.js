@@ -1,14 +1,17 @@
 // The board view: an SVG of the grid, the pieces of one position and its marks (last
 // move, check, selection, legal targets, arrows for a hint or suggested moves). It knows
-// no rules: the moves it offers are exactly the `legal` list it is given.
+// no rules: the moves it offers are exactly the `legal` list it is given. A board that
+// turns (Banqi) lies on its side while the window is wider than tall.
 
 import { s } from "./dom.js";
 import { drawGrid } from "./board-grid.js";
 import { attachInput } from "./board-input.js";
 import { CELL, allSquares, cellIndex, parseMove, shapeOf, squarePoint, viewSize } from "./geometry.js";
+import { pieceIcon } from "./piece-icons.js";
 import { HIDDEN, pieceColor, pieceGlyph, pieceName } from "./pieces.js";
 
 const PIECE_RADIUS = CELL * 0.44;
+const WIDE = window.matchMedia("(orientation: landscape)");
 
 function pieceNode(letter, square, point) {
   const hidden = letter === HIDDEN;
@@ -22,6 +25,7 @@ function pieceNode(letter, square, point) {
     s("circle", { r: PIECE_RADIUS, class: "piece-disc" }),
     s("circle", { r: PIECE_RADIUS * 0.8, class: "piece-ring" }),
     hidden ? null : s("text", { class: "piece-glyph", y: 1 }, pieceGlyph(letter)),
+    hidden ? null : pieceIcon(letter),
   ]);
 }
 
@@ -34,34 +38,47 @@ function arrow(from, to, cls) {
   return s("line", { x1: from.x, y1: from.y, x2: end.x, y2: end.y, class: `arrow ${cls}`, "marker-end": "url(#arrowhead)" });
 }
 
-/** The interactive board inside `container`; `onMove(move)` receives a chosen legal move. */
+/**
+ * The interactive board inside `container`, which gets the board's width / height as
+ * `--board-aspect` for style.css to size it; `onMove(move)` receives a chosen legal move.
+ */
 export class BoardView {
   constructor(container, onMove) {
     this.svg = s("svg", { class: "board", role: "img" });
+    this.container = container;
     container.append(this.svg);
     this.onMove = onMove;
     this.selected = null;
     this.position = null;
     this.layout = null;
+    this.onResize = () => this.position && this.render(this.position);
+    WIDE.addEventListener("change", this.onResize);
     attachInput(this);
+  }
+
+  /** Stops following the window's shape. */
+  destroy() {
+    WIDE.removeEventListener("change", this.onResize);
   }
 
   /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind}], interactive, flipped}. */
   render(position) {
-    const layout = `${position.game}:${position.flipped}`;
-    if (layout !== this.layout) this.drawLayout(position.game, position.flipped);
+    const layout = `${position.game}:${position.flipped}:${WIDE.matches}`;
+    if (layout !== this.layout) this.drawLayout(position.game, position.flipped, WIDE.matches);
     if (this.position && this.position.board !== position.board) this.selected = null;
     this.position = position;
     if (this.selected && this.targetsFrom(this.selected).length === 0) this.selected = null;
     this.drawPosition();
   }
 
-  drawLayout(game, flipped) {
-    this.shape = shapeOf(game);
+  drawLayout(game, flipped, wide) {
+    this.shape = shapeOf(game, wide);
     this.flipped = flipped;
-    this.layout = `${game}:${flipped}`;
+    this.layout = `${game}:${flipped}:${wide}`;
     const { width, height } = viewSize(this.shape);
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    this.svg.dataset.landscape = this.shape.landscape;
+    this.container.style.setProperty("--board-aspect", String(width / height));
     this.svg.setAttribute("aria-label", `${game} board`);
     this.svg.dataset.game = game;
     this.svg.replaceChildren(

@@ -59,10 +59,12 @@ export class GameView {
   destroy() {
     this.connection.close();
     this.clocks.stop();
+    this.board.destroy();
     document.removeEventListener("keydown", this.onKey);
   }
 
   build(root) {
+    this.root = root;
     const seatPanel = (position) => h("div", { class: `seat ${position}` }, [
       h("span", { class: "seat-dot" }), h("span", { class: "seat-name" }),
     ]);
@@ -91,7 +93,7 @@ export class GameView {
         this.history = new GameHistory(frame.game);
         this.flipped = frame.you === "black";
       }
-      if (this.state && this.state.moves.length !== frame.moves.length) {
+      if (frame.status.over || (this.state && this.state.moves.length !== frame.moves.length)) {
         this.hint = null;
         this.mySuggestion = null;
       }
@@ -99,7 +101,7 @@ export class GameView {
       this.boards = this.history.update(frame);
       this.clocks.update(frame.clock, frame.status.over);
       this.render();
-    } else if (frame.type === "hint") {
+    } else if (frame.type === "hint" && !this.state?.status.over) {
       this.hint = frame.move;
       this.render();
     } else if (frame.type === "error") {
@@ -107,14 +109,19 @@ export class GameView {
     }
   }
 
-  /** A connection refused before any state: an unknown game ends the retrying. */
+  /** A connection refused before any state: an unknown game ends the retrying and
+   *  leaves only the server's word and a way to start a new game. */
   async checkExists() {
     try {
       await gameSummary(this.id);
     } catch (error) {
       if (error.status !== 404) return;
       this.connection.close();
-      this.status.textContent = `${error.message} — start a new game.`;
+      this.root.replaceChildren(h("section", { class: "panel missing-game" }, [
+        h("h2", {}, "No such game"),
+        h("p", {}, `${error.message}: the link is wrong or the game is gone.`),
+        h("a", { class: "button primary", href: "#/" }, "Start a new game"),
+      ]));
     }
   }
 

@@ -20,6 +20,7 @@ fn content_type(path: &str) -> &'static str {
         Some("json") => "application/json",
         Some("ico") => "image/x-icon",
         Some("woff2") => "font/woff2",
+        Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }

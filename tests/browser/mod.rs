@@ -4,3 +4,4 @@
 pub mod driver;
 pub mod page;
 pub mod process;
+pub mod session;

@@ -49,6 +49,21 @@ impl Page<'_> {
         }
     }
 
+    /// Resizes the window so that the page's viewport is `width`×`height` CSS pixels,
+    /// waiting for the page to see it. The window is taller than the page by a frame
+    /// (room for a toolbar, even headless); across, the page takes the width asked for
+    /// even where the window keeps a minimum width.
+    pub async fn set_viewport(&self, width: u32, height: u32) {
+        let frame = self.eval("window.outerHeight - window.innerHeight").await;
+        let frame = frame.as_u64().expect("the frame's height") as u32;
+        self.client.set_window_size(width, height + frame).await.expect("the window resizes");
+        self.wait_for(
+            &format!("a {width}×{height} viewport"),
+            &format!("window.innerWidth === {width} && window.innerHeight === {height}"),
+        )
+        .await;
+    }
+
     /// Clicks the element matching the CSS `selector`, waiting for it to be there.
     pub async fn click(&self, selector: &str) {
         let element = self

@@ -1,0 +1,66 @@
+//! One browser test's world: the real `serve` (an easy engine, a scratch database) and
+//! headless Chromium, or the reason the test is skipped where Chromium is missing.
+
+use super::driver::{browser_required, find_browser, Browser, REQUIRE_VARIABLE};
+use super::page::Page;
+use super::process::{free_port, Listening};
+use std::future::Future;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The server and the browser of one test; both stop when it is dropped.
+pub struct Session {
+    /// The server's address, `http://127.0.0.1:<port>`.
+    pub base: String,
+    browser: Browser,
+    runtime: tokio::runtime::Runtime,
+    dir: PathBuf,
+    _server: Listening,
+}
+
+impl Session {
+    /// Starts the server and a `width`×`height` browser for the test `name`; `None` (said
+    /// on stderr) where Chromium is missing and not required.
+    pub fn start(name: &str, width: u32, height: u32) -> Option<Session> {
+        let (chromium, chromedriver) = match find_browser() {
+            Ok(found) => found,
+            Err(reason) if browser_required() => panic!("{reason} (required: CI=true or {REQUIRE_VARIABLE}=1)"),
+            Err(reason) => {
+                // Straight to stderr, past the test harness's capture, so the skip is seen.
+                let _ = writeln!(std::io::stderr(), "skipped: {reason}");
+                return None;
+            }
+        };
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let port = free_port();
+        let mut serve = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"));
+        serve.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--engine", "easy=alphabeta:depth=1", "--db"]);
+        serve.arg(dir.join("serve.sqlite3"));
+        let server = Listening::start(serve, port);
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
+        let browser = runtime.block_on(Browser::start(&chromium, &chromedriver, width, height));
+        Some(Session { base: format!("http://127.0.0.1:{port}"), browser, runtime, dir, _server: server })
+    }
+
+    /// The page in this session's browser.
+    pub fn page(&self) -> Page<'_> {
+        Page { client: &self.browser.client }
+    }
+
+    /// Runs `test` to its end, then closes the browser.
+    pub fn run(&self, test: impl Future<Output = ()>) {
+        self.runtime.block_on(async {
+            test.await;
+            self.browser.client.clone().close().await.expect("the browser closes");
+        });
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
