@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use xiangqi_zero::atomic::write_atomically;
 use xiangqi_zero::eval::record::{pgn_date, GameRecord};
+use xiangqi_zero::game::xiangqi::Notation;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -78,11 +79,11 @@ fn pgn_from_the_start_position() {
 1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 B9-C7 {checkmate} 1-0
 
 "#;
-    assert_lines(&record().to_pgn_dated("depth 4 vs engine", "2025.03.14"), expected);
+    assert_lines(&record().to_pgn_dated("depth 4 vs engine", "2025.03.14", Notation::Iccs), expected);
     // `startpos` and the start FEN with other counters are the start position too.
     for start in ["startpos", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r"] {
         let game = GameRecord { start: start.to_string(), ..record() };
-        assert_lines(&game.to_pgn_dated("depth 4 vs engine", "2025.03.14"), expected);
+        assert_lines(&game.to_pgn_dated("depth 4 vs engine", "2025.03.14", Notation::Iccs), expected);
     }
 }
 
@@ -117,7 +118,7 @@ fn pgn_from_a_fen_with_black_to_move_and_a_long_game() {
 22. G2-H0 H9-G7 23. H0-G2 {stopped by user} *
 
 "#;
-    let pgn = game.to_pgn_dated("e", "2025.03.14");
+    let pgn = game.to_pgn_dated("e", "2025.03.14", Notation::Iccs);
     assert_lines(&pgn, expected);
     assert!(pgn.lines().all(|line| line.chars().count() < 80));
 }
@@ -131,7 +132,7 @@ fn pgn_of_a_game_without_moves_and_of_a_draw() {
         opening: None,
         ..record()
     };
-    let pgn = game.to_pgn_dated("e", "2025.03.14");
+    let pgn = game.to_pgn_dated("e", "2025.03.14", Notation::Iccs);
     assert!(pgn.contains("[Result \"1/2-1/2\"]\n[Format \"ICCS\"]\n\n1/2-1/2\n\n"), "{pgn}");
     assert!(pgn.ends_with("\n\n1/2-1/2\n\n"), "{pgn}");
 }
@@ -164,7 +165,7 @@ fn pgn_of_a_banqi_game() {
 
 "#
     );
-    assert_lines(&game.to_pgn_dated("e", "2025.03.14"), &expected);
+    assert_lines(&game.to_pgn_dated("e", "2025.03.14", Notation::Iccs), &expected);
 }
 
 #[test]

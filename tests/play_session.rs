@@ -1,21 +1,13 @@
 //! `xiangqi-zero play` driven through standard input as a script would (plain text:
 //! stdout is not a terminal), checked against hand-worked transcripts.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 /// Runs `play` with `args`, writing `input` to its standard input, and waits.
 fn session(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("piped").write_all(input).expect("input written");
-    child.wait_with_output().expect("the session ends")
+    common::run_with_input(&[&["play"], args].concat(), input)
 }
 
 /// Standard output of a session that must exit 0 without a word on stderr.

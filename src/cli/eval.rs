@@ -9,10 +9,10 @@ use clap::Args as ClapArgs;
 use super::GameKind;
 use xiangqi_zero::config::RuleSettings;
 use xiangqi_zero::eval::{
-    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
+    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match_in,
     xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, PlayerSpec, Sprt, Start,
 };
-use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
 
 /// Arguments of `eval`.
 #[derive(ClapArgs, Debug)]
@@ -44,6 +44,9 @@ pub struct Args {
     /// Save every game to DIR/games.jsonl and DIR/games.pgn.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// The notation of the Xiangqi moves in games.pgn: iccs, wxf or chinese.
+    #[arg(long, default_value = "iccs", value_parser = |s: &str| s.parse::<Notation>())]
+    notation: Notation,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -73,13 +76,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let rules = RuleSettings { repetition: args.repetition.clone(), ..RuleSettings::default() };
     let result = match args.game {
-        GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config),
+        GameKind::Xiangqi => {
+            run_match_in(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config, args.notation)
+        }
         GameKind::Banqi => {
             if let Some(file) = &args.openings {
                 bail!("--openings {}: openings are for Xiangqi; a Banqi game starts face down", file.display());
             }
             let rules = rules.banqi().map_err(|e| anyhow!(e))?;
-            run_match(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, rules), &config)
+            run_match_in(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, rules), &config, args.notation)
         }
     }
     .map_err(|e| anyhow!(e))?;

@@ -8,7 +8,8 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args as ClapArgs;
 
 use super::GameKind;
-use xiangqi_zero::eval::PlayerSpec;
+use xiangqi_zero::atomic::write_atomically;
+use xiangqi_zero::eval::{GameRecord, PlayerSpec};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
 use xiangqi_zero::game::Game;
@@ -40,14 +41,18 @@ pub struct Args {
     /// Plain text even on a terminal: FEN letters, no colours.
     #[arg(long)]
     plain: bool,
-    /// How engines' moves and hints are written: wxf, chinese or iccs. Moves are typed
-    /// in any of the three.
+    /// How engines' moves and hints, and the moves of a saved record, are written: wxf,
+    /// chinese or iccs. Moves are typed in any of the three.
     #[arg(long, default_value = "wxf", value_parser = |s: &str| s.parse::<Notation>())]
     notation: Notation,
     /// Continue the Xiangqi game a record holds (PGN or a plain move list, in any of the
     /// three notations), from the position after its last move.
     #[arg(long, conflicts_with = "fen")]
     from_record: Option<PathBuf>,
+    /// Save the game, finished or not, to FILE as PGN with `[Format]` naming the notation
+    /// (Xiangqi; a Banqi game's moves are written as they are).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
 }
 
 /// Runs `play`.
@@ -62,12 +67,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_plies: args.max_plies.map(|n| n as usize),
         notation: args.notation,
     };
-    match (args.game, &args.from_record) {
+    let record = match (args.game, &args.from_record) {
         (GameKind::Xiangqi, Some(path)) => session(recorded_game(path)?, &setup),
         (GameKind::Banqi, Some(_)) => bail!("--from-record reads Xiangqi records only"),
         (GameKind::Xiangqi, None) => session(Xiangqi::from_text(&args.fen)?, &setup),
         (GameKind::Banqi, None) => session(Banqi::from_text(&args.fen)?, &setup),
+    }?;
+    if let Some(path) = &args.save {
+        write_atomically(path, &record.to_pgn_in("xiangqi-zero play", args.notation))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    Ok(())
 }
 
 /// The game a record holds, played to its last move.
@@ -85,6 +95,7 @@ fn seat(text: &str) -> anyhow::Result<Option<PlayerSpec>> {
     text.parse().map(Some).map_err(|e: String| anyhow!(e))
 }
 
-fn session<G: View>(start: G, setup: &Setup) -> anyhow::Result<()> {
+/// Plays the game at the terminal and returns its record.
+fn session<G: View>(start: G, setup: &Setup) -> anyhow::Result<GameRecord> {
     Ok(play(start, setup, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())?)
 }

@@ -10,8 +10,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use super::record::move_entry;
 use super::{GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
 use crate::atomic::write_atomically;
+use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
 use crate::search::Limits;
 
@@ -73,12 +75,23 @@ struct Played {
 }
 
 /// Plays the match between `a` and `b` over `starts` (cycled), game 2k with A moving
-/// first and game 2k+1 with B moving first from the same start.
+/// first and game 2k+1 with B moving first from the same start; `games.pgn` is in ICCS.
 pub fn run_match<G: Playable>(
     a: &PlayerSpec,
     b: &PlayerSpec,
     starts: &[Start<G>],
     config: &MatchConfig,
+) -> Result<MatchResult, String> {
+    run_match_in(a, b, starts, config, Notation::Iccs)
+}
+
+/// [`run_match`], with the moves of `games.pgn` written in `notation`.
+pub fn run_match_in<G: Playable>(
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    starts: &[Start<G>],
+    config: &MatchConfig,
+    notation: Notation,
 ) -> Result<MatchResult, String> {
     if starts.is_empty() {
         return Err("no start positions".into());
@@ -136,7 +149,7 @@ pub fn run_match<G: Playable>(
                     records.push(played.record);
                     records.sort_by_key(|r| r.round);
                     if let Some(dir) = &config.out {
-                        if let Err(error) = save(dir, records) {
+                        if let Err(error) = save(dir, records, notation) {
                             *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
                             stop.store(true, Ordering::SeqCst);
                         }
@@ -186,11 +199,12 @@ fn progress_bar(visible: bool, games: u64) -> ProgressBar {
     bar
 }
 
-/// Writes `games.jsonl` and `games.pgn` into `dir`, each replaced whole.
-fn save(dir: &std::path::Path, records: &[GameRecord]) -> Result<(), String> {
+/// Writes `games.jsonl` and `games.pgn` (its moves in `notation`) into `dir`, each
+/// replaced whole.
+fn save(dir: &std::path::Path, records: &[GameRecord], notation: Notation) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let jsonl: String = records.iter().map(|r| r.to_json_line() + "\n").collect();
-    let pgn: String = records.iter().map(|r| r.to_pgn("xiangqi-zero eval") + "\n").collect();
+    let pgn: String = records.iter().map(|r| r.to_pgn_in("xiangqi-zero eval", notation) + "\n").collect();
     for (name, text) in [("games.jsonl", jsonl), ("games.pgn", pgn)] {
         let path = dir.join(name);
         write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -277,14 +291,13 @@ fn play_game<'p, G: Game>(
             }
         };
         game.play(mv);
-        let mut text = mv.to_string();
-        let mut outcomes = Vec::new();
+        let (mut choices, mut outcomes) = (Vec::new(), Vec::new());
         while game.is_chance() {
-            game.chance_outcomes(&mut outcomes);
-            let outcome = sample_outcome(&outcomes, &mut rng);
-            text += &format!(":{outcome}");
+            game.chance_outcomes(&mut choices);
+            let outcome = sample_outcome(&choices, &mut rng);
+            outcomes.push(outcome);
             game.apply_outcome(outcome);
         }
-        moves.push(text);
+        moves.push(move_entry::<G>(mv, &outcomes));
     }
 }

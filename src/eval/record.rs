@@ -3,15 +3,23 @@
 //! ([`GameRecord::to_pgn`], for `games.pgn`, readable by xiangqi GUIs), and a safe way to
 //! write such files ([`crate::atomic::write_atomically`]).
 //!
-//! The PGN follows the convention xiangqi programs read and write (XQStudio, the
-//! xqbase tools): the tag `[Game "Chinese Chess"]`, `Red`/`Black` in place of
+//! The PGN follows the convention xiangqi programs read and write (XQStudio, XQWizard,
+//! the xqbase tools): the tag `[Game "Chinese Chess"]`, `Red`/`Black` in place of
 //! `White`/`Black`, a `[FEN]` tag when the game does not start from the start position,
-//! and `[Format "ICCS"]` for movetext in ICCS — upper-case squares joined by a hyphen,
-//! ranks 0–9 from Red's side: `1. H2-E2 H9-G7 2. H0-G2 I9-H9`.
+//! and a `[Format]` tag naming the movetext's notation:
+//!
+//! - `ICCS`: upper-case squares joined by a hyphen, ranks 0–9 from Red's side:
+//!   `1. H2-E2 H9-G7 2. H0-G2 I9-H9`;
+//! - `WXF`: `1. C2.5 H8+7 2. H2+3 R9.8`;
+//! - `Chinese`: `1. 炮二平五 马８进７ 2. 马二进三 车９平８`, Black's figures in full-width
+//!   digits as XQWizard writes them.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+
+use crate::game::xiangqi::{Notation, Xiangqi};
+use crate::game::Game;
 
 /// The Xiangqi start position; a record starting here gets no `[FEN]` tag.
 const XIANGQI_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -55,25 +63,34 @@ impl GameRecord {
         serde_json::from_str(line.trim()).map_err(|e| format!("invalid game record: {e}"))
     }
 
-    /// The game as PGN, dated today (UTC); see [`GameRecord::to_pgn_dated`].
+    /// The game as PGN in ICCS, dated today (UTC); see [`GameRecord::to_pgn_dated`].
     pub fn to_pgn(&self, event: &str) -> String {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        self.to_pgn_dated(event, &pgn_date(now))
+        self.to_pgn_in(event, Notation::Iccs)
     }
 
-    /// The game as PGN with the given `[Date]` (`YYYY.MM.DD`), ending with a blank line so
-    /// that games can be concatenated into one file.
+    /// The game as PGN with its moves in `notation`, dated today (UTC); see
+    /// [`GameRecord::to_pgn_dated`].
+    pub fn to_pgn_in(&self, event: &str, notation: Notation) -> String {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        self.to_pgn_dated(event, &pgn_date(now), notation)
+    }
+
+    /// The game as PGN with the given `[Date]` (`YYYY.MM.DD`) and its Xiangqi moves in
+    /// `notation`, ending with a blank line so that games can be concatenated into one
+    /// file.
     ///
     /// Tags, in order: `Game`, `Event`, `Site`, `Date`, `Round`, `Red`, `Black`, `Result`,
-    /// `Opening` (when known), `FEN` (when not the start position), `Format`. The movetext
-    /// numbers Red's moves (`1. H2-E2 H9-G7`; `1... H9-G7` when Black moves first), ends
-    /// with the reason as a comment and the result, and is wrapped before 80 columns. A
-    /// result other than the three above is written `*` (unfinished).
+    /// `Opening` (when known), `FEN` (when not the start position), `Format` (`ICCS`,
+    /// `WXF` or `Chinese`). The movetext numbers Red's moves (`1. H2-E2 H9-G7`;
+    /// `1... H9-G7` when Black moves first), ends with the reason as a comment and the
+    /// result, and is wrapped before 80 bytes. A result other than the three above is
+    /// written `*` (unfinished). Moves that do not replay from the start are written in
+    /// ICCS, whatever `notation` asks, with `[Format "ICCS"]`.
     ///
     /// A Banqi record is written the same way with `[Game "Banqi"]`, its state text always
     /// in `[FEN]`, and its moves as they are (`a1a1`), without a `Format` tag: xiangqi GUIs
     /// do not read Banqi, but the file stays one format.
-    pub fn to_pgn_dated(&self, event: &str, date: &str) -> String {
+    pub fn to_pgn_dated(&self, event: &str, date: &str, notation: Notation) -> String {
         let banqi = self.game.eq_ignore_ascii_case("banqi");
         let result = match self.result.as_str() {
             result @ ("1-0" | "0-1" | "1/2-1/2") => result,
@@ -97,8 +114,14 @@ impl GameRecord {
         if banqi || !from_start {
             tags.push(("FEN", start.to_string()));
         }
-        if !banqi {
-            tags.push(("Format", "ICCS".to_string()));
+        let (format, texts) = if banqi {
+            (None, self.moves.clone())
+        } else {
+            let (format, texts) = self.xiangqi_moves(if from_start { "startpos" } else { start }, notation);
+            (Some(format), texts)
+        };
+        if let Some(format) = format {
+            tags.push(("Format", format.to_string()));
         }
 
         let mut out = String::new();
@@ -113,8 +136,7 @@ impl GameRecord {
         let mut number: u32 = fields.get(5).and_then(|n| n.parse().ok()).filter(|&n| n >= 1).unwrap_or(1);
         // A move number stays on the line of the move it numbers.
         let mut tokens = Vec::with_capacity(self.moves.len() + 2);
-        for (i, mv) in self.moves.iter().enumerate() {
-            let text = if banqi { mv.clone() } else { iccs_for_pgn(mv) };
+        for (i, text) in texts.into_iter().enumerate() {
             tokens.push(if !black_to_move {
                 format!("{number}. {text}")
             } else if i == 0 {
@@ -149,6 +171,30 @@ impl GameRecord {
         out.push_str("\n\n");
         out
     }
+
+    /// The `[Format]` tag and the moves in `notation`, played from `start`; in ICCS when
+    /// `notation` is ICCS or the moves do not replay.
+    fn xiangqi_moves(&self, start: &str, notation: Notation) -> (&'static str, Vec<String>) {
+        let replayed = || {
+            let mut game = Xiangqi::from_text(start).ok()?;
+            game.play_texts(&self.moves, Some(Notation::Iccs)).ok()?;
+            Some(game.move_texts(notation))
+        };
+        let written = match notation {
+            Notation::Iccs => None,
+            Notation::Wxf => replayed().map(|texts| ("WXF", texts)),
+            Notation::Chinese => {
+                replayed().map(|texts| ("Chinese", texts.iter().map(|t| full_width_digits(t)).collect()))
+            }
+        };
+        written.unwrap_or_else(|| ("ICCS", self.moves.iter().map(|mv| iccs_for_pgn(mv)).collect()))
+    }
+}
+
+/// A move as records keep it: its text, then `:outcome` for each chance outcome that
+/// followed it (a Banqi flip: `a1a1:K`).
+pub fn move_entry<G: Game>(mv: G::Move, outcomes: &[G::Outcome]) -> String {
+    outcomes.iter().fold(mv.to_string(), |text, outcome| format!("{text}:{outcome}"))
 }
 
 /// True when two FENs have the same board and side to move (counters aside).
@@ -176,6 +222,11 @@ fn iccs_for_pgn(mv: &str) -> String {
     } else {
         mv.to_string()
     }
+}
+
+/// `马8进7` → `马８进７`: ASCII digits as full-width ones, as Chinese records write Black's.
+fn full_width_digits(text: &str) -> String {
+    text.chars().map(|c| c.to_digit(10).and_then(|d| char::from_u32('０' as u32 + d)).unwrap_or(c)).collect()
 }
 
 /// A PGN tag value: backslashes and quotes escaped, line breaks as spaces.

@@ -25,28 +25,41 @@ impl Ending {
     /// The result line: `result: 1-0, Red wins (checkmate)`. The score is Red's first
     /// (in Banqi before any flip, the first seat's).
     pub fn line<G: View>(&self, game: &G) -> String {
-        let winner = match self {
-            Ending::Rules { winner, .. } => *winner,
-            Ending::Resigned(seat) | Ending::Forfeit(seat, _) => Some(seat.opponent()),
-            Ending::PlyLimit(_) => None,
-        };
-        let red = game.red_player().unwrap_or(Seat::First);
-        let score = match winner {
-            Some(seat) if seat == red => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        };
-        let outcome = match winner {
+        let outcome = match self.winner() {
             Some(seat) => format!("{} wins", game.seat_name(seat)),
             None => "draw".to_string(),
         };
-        let why = match self {
-            Ending::Rules { reason, .. } => format!("({})", phrase(*reason)),
-            Ending::Resigned(seat) => format!("({} resigns)", game.seat_name(*seat)),
-            Ending::Forfeit(seat, why) => format!("({}'s engine failed: {why})", game.seat_name(*seat)),
-            Ending::PlyLimit(plies) => format!("(ply limit of {plies} reached)"),
-        };
-        format!("result: {score}, {outcome} {why}")
+        format!("result: {}, {outcome} ({})", self.score(game), self.reason(game))
+    }
+
+    /// The score, Red's first (in Banqi before any flip, the first seat's): `1-0`, `0-1`
+    /// or `1/2-1/2`.
+    pub fn score<G: View>(&self, game: &G) -> &'static str {
+        let red = game.red_player().unwrap_or(Seat::First);
+        match self.winner() {
+            Some(seat) if seat == red => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// Why the game stopped, in words: `checkmate`, `Black resigns`.
+    pub fn reason<G: View>(&self, game: &G) -> String {
+        match self {
+            Ending::Rules { reason, .. } => phrase(*reason).to_string(),
+            Ending::Resigned(seat) => format!("{} resigns", game.seat_name(*seat)),
+            Ending::Forfeit(seat, why) => format!("{}'s engine failed: {why}", game.seat_name(*seat)),
+            Ending::PlyLimit(plies) => format!("ply limit of {plies} reached"),
+        }
+    }
+
+    /// The seat that won, `None` for a draw.
+    fn winner(&self) -> Option<Seat> {
+        match self {
+            Ending::Rules { winner, .. } => *winner,
+            Ending::Resigned(seat) | Ending::Forfeit(seat, _) => Some(seat.opponent()),
+            Ending::PlyLimit(_) => None,
+        }
     }
 }
 

@@ -9,7 +9,8 @@ use rand::SeedableRng;
 
 use super::command::{help, Command};
 use super::{Ending, Style, View};
-use crate::eval::{Player as Engine, PlayerSpec};
+use crate::eval::record::move_entry;
+use crate::eval::{GameRecord, Player as Engine, PlayerSpec};
 use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
 use crate::search::Limits;
@@ -67,8 +68,15 @@ struct Ply<G: Game> {
 
 /// Plays one game from `start` as `setup` says, reading moves and commands from `input`
 /// and writing the board and messages to `out`. Ends with a result line once the game is
-/// over; `quit` and the end of input leave it unfinished.
-pub fn play<G: View>(start: G, setup: &Setup, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), PlayError> {
+/// over; `quit` and the end of input leave it unfinished. Returns the game's record: the
+/// moves since the start (and those `start` was reached by, for Xiangqi), and the result,
+/// `*` when unfinished.
+pub fn play<G: View>(
+    start: G,
+    setup: &Setup,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<GameRecord, PlayError> {
     let mut engines: [Option<Box<dyn Engine<G>>>; 2] = [None, None];
     for seat in [Seat::First, Seat::Second] {
         if let Some(spec) = &setup.seats[seat.index()] {
@@ -88,7 +96,8 @@ pub fn play<G: View>(start: G, setup: &Setup, input: &mut dyn BufRead, out: &mut
         setup,
         out,
     };
-    session.run(input)
+    let ending = session.run(input)?;
+    Ok(session.record(ending.as_ref()))
 }
 
 struct Session<'a, G: View> {
@@ -104,19 +113,20 @@ struct Session<'a, G: View> {
 }
 
 impl<G: View> Session<'_, G> {
-    fn run(&mut self, input: &mut dyn BufRead) -> Result<(), PlayError> {
+    /// Plays the game out; how it ended, or `None` when it was left unfinished.
+    fn run(&mut self, input: &mut dyn BufRead) -> Result<Option<Ending>, PlayError> {
         self.introduce()?;
         loop {
-            if let Some(ending) = self.ending() {
-                writeln!(self.out, "{}", ending.line(&self.game))?;
-                return Ok(());
-            }
             let seat = self.game.to_move();
+            let ending = match self.ending() {
+                None if self.engines[seat.index()].is_some() => self.engine_move(seat)?,
+                ending => ending,
+            };
+            if let Some(ending) = ending {
+                writeln!(self.out, "{}", ending.line(&self.game))?;
+                return Ok(Some(ending));
+            }
             if self.engines[seat.index()].is_some() {
-                if let Some(forfeit) = self.engine_move(seat)? {
-                    writeln!(self.out, "{}", forfeit.line(&self.game))?;
-                    return Ok(());
-                }
                 continue;
             }
             write!(self.out, "{}> ", self.game.seat_name(seat))?;
@@ -124,7 +134,7 @@ impl<G: View> Session<'_, G> {
             let Some(line) = read_line(input)? else {
                 writeln!(self.out)?;
                 writeln!(self.out, "end of input: game left unfinished after {}", plies(self.plies.len()))?;
-                return Ok(());
+                return Ok(None);
             };
             if self.setup.echo {
                 writeln!(self.out, "{}", line.trim())?;
@@ -136,12 +146,13 @@ impl<G: View> Session<'_, G> {
                 Command::Hint => self.hint()?,
                 Command::Undo => self.undo()?,
                 Command::Resign => {
-                    writeln!(self.out, "{}", Ending::Resigned(seat).line(&self.game))?;
-                    return Ok(());
+                    let ending = Ending::Resigned(seat);
+                    writeln!(self.out, "{}", ending.line(&self.game))?;
+                    return Ok(Some(ending));
                 }
                 Command::Quit => {
                     writeln!(self.out, "game left unfinished after {}", plies(self.plies.len()))?;
-                    return Ok(());
+                    return Ok(None);
                 }
                 Command::Move(text) => match self.game.read_move(text) {
                     Ok(mv) => self.make(mv)?,
@@ -153,12 +164,32 @@ impl<G: View> Session<'_, G> {
 
     /// The opening lines: who plays what, and the board.
     fn introduce(&mut self) -> io::Result<()> {
-        let seat = |seat: Seat| {
-            let who = self.engines[seat.index()].as_ref().map_or("human".to_string(), |engine| engine.name());
-            format!("{}: {who}", self.start.seat_name(seat))
-        };
+        let seat = |seat: Seat| format!("{}: {}", self.start.seat_name(seat), self.who(seat));
         writeln!(self.out, "{}: {}, {}. Type `help` for commands.", G::NAME, seat(Seat::First), seat(Seat::Second))?;
         self.show()
+    }
+
+    /// Who sits in `seat`: `human` or the engine's name.
+    fn who(&self, seat: Seat) -> String {
+        self.engines[seat.index()].as_ref().map_or("human".to_string(), |engine| engine.name())
+    }
+
+    /// The game as played so far, ended by `ending` or unfinished (`*`) without one.
+    fn record(&self, ending: Option<&Ending>) -> GameRecord {
+        let (start, mut moves) = self.start.record_start();
+        moves.extend(self.plies.iter().map(|ply| move_entry::<G>(ply.mv, &ply.outcomes)));
+        let red = self.game.red_player().unwrap_or(Seat::First);
+        GameRecord {
+            game: G::NAME.to_string(),
+            red: self.who(red),
+            black: self.who(red.opponent()),
+            start,
+            moves,
+            result: ending.map_or("*", |ending| ending.score(&self.game)).to_string(),
+            reason: ending.map_or("unfinished".to_string(), |ending| ending.reason(&self.game)),
+            round: 1,
+            opening: None,
+        }
     }
 
     /// The board, and an alert such as check.

@@ -24,6 +24,13 @@ pub trait View: Playable {
         mv.to_string()
     }
 
+    /// Where a record of this game starts and the moves played before it came to the
+    /// table, as records write them: the state text and no moves, unless the game keeps
+    /// its history (Xiangqi: its start FEN and its moves in ICCS).
+    fn record_start(&self) -> (String, Vec<String>) {
+        (self.to_text(), Vec::new())
+    }
+
     /// The legal move a line typed at the table names, or the line that says why none.
     fn read_move(&self, text: &str) -> Result<Self::Move, String> {
         self.parse_move(text).map_err(|error| match error {

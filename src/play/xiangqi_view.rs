@@ -14,6 +14,10 @@ impl View for Xiangqi {
         self.board().move_text(mv, notation)
     }
 
+    fn record_start(&self) -> (String, Vec<String>) {
+        (self.start_fen(), self.moves().map(|mv| mv.to_string()).collect())
+    }
+
     fn read_move(&self, text: &str) -> Result<Move, String> {
         self.board().read_move(text, None).map_err(|why| format!("`{text}`: {why}"))
     }

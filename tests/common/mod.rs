@@ -4,8 +4,9 @@
 #![allow(dead_code)] // each test file uses some of these
 
 use std::fmt::Debug;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
@@ -75,6 +76,19 @@ pub fn binary() -> Command {
 /// Runs the binary with `args`, its standard input empty.
 pub fn run(args: &[&str]) -> Output {
     binary().args(args).output().expect("the binary runs")
+}
+
+/// Runs the binary with `args`, writing `input` to its standard input, and waits.
+pub fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    let mut child = binary()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("piped").write_all(input).expect("input written");
+    child.wait_with_output().expect("the binary ends")
 }
 
 /// Asserts a clean failure of the run `what`: exit code 2 and exactly one line on stderr,
