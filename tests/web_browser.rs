@@ -190,6 +190,7 @@ async fn unknown_game_link(page: &Page<'_>, base: &str) {
         "only the way to a new game"
     );
     assert!(page.text(".missing-game").await.contains("nosuchgame"), "the game's name is said");
+    page.screenshot("missing-game-desktop").await;
     page.click(".missing-game a").await;
     page.wait_for("the start screen", "!!document.getElementById('start-game')").await;
 }

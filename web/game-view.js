@@ -119,7 +119,7 @@ export class GameView {
       this.connection.close();
       this.root.replaceChildren(h("section", { class: "panel missing-game" }, [
         h("h2", {}, "No such game"),
-        h("p", {}, `${error.message}: the link is wrong or the game is gone.`),
+        h("p", {}, `${capitalized(error.message)}: the link is wrong or the game is gone.`),
         h("a", { class: "button primary", href: "#/" }, "Start a new game"),
       ]));
     }
