@@ -10,7 +10,7 @@ use std::time::Instant;
 use burn::tensor::Device;
 use xiangqi_zero::engine::serve;
 use xiangqi_zero::eval::{run_match, MatchConfig, Playable, Start};
-use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
 use xiangqi_zero::game::{Game, Status};
 use xiangqi_zero::nn::{export, Net, NetConfig};
 
@@ -123,6 +123,7 @@ fn the_engine_binary_plays_whole_games_through_uci() {
         max_plies: 200,
         seed: 7,
         progress: false,
+        notation: Notation::Iccs,
     };
     let start = [Start { game: Xiangqi::start(), opening: None, seed: 0 }];
     let result = run_match::<Xiangqi>(&ours, &"alphabeta:depth=1".parse().unwrap(), &start, &config).unwrap();

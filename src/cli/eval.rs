@@ -9,7 +9,7 @@ use clap::Args as ClapArgs;
 use super::GameKind;
 use xiangqi_zero::config::RuleSettings;
 use xiangqi_zero::eval::{
-    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match_in,
+    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
     xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, PlayerSpec, Sprt, Start,
 };
 use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
@@ -73,18 +73,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_plies: args.max_plies,
         seed: args.seed,
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        notation: args.notation,
     };
     let rules = RuleSettings { repetition: args.repetition.clone(), ..RuleSettings::default() };
     let result = match args.game {
-        GameKind::Xiangqi => {
-            run_match_in(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config, args.notation)
-        }
+        GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config),
         GameKind::Banqi => {
             if let Some(file) = &args.openings {
                 bail!("--openings {}: openings are for Xiangqi; a Banqi game starts face down", file.display());
             }
             let rules = rules.banqi().map_err(|e| anyhow!(e))?;
-            run_match_in(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, rules), &config, args.notation)
+            run_match(&a, &b, &banqi_starts(args.games.div_ceil(2), args.seed, rules), &config)
         }
     }
     .map_err(|e| anyhow!(e))?;

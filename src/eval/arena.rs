@@ -48,6 +48,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Show a live progress bar.
     pub progress: bool,
+    /// The notation of the moves in `games.pgn`.
+    pub notation: Notation,
 }
 
 /// What a match produced.
@@ -75,23 +77,12 @@ struct Played {
 }
 
 /// Plays the match between `a` and `b` over `starts` (cycled), game 2k with A moving
-/// first and game 2k+1 with B moving first from the same start; `games.pgn` is in ICCS.
+/// first and game 2k+1 with B moving first from the same start.
 pub fn run_match<G: Playable>(
     a: &PlayerSpec,
     b: &PlayerSpec,
     starts: &[Start<G>],
     config: &MatchConfig,
-) -> Result<MatchResult, String> {
-    run_match_in(a, b, starts, config, Notation::Iccs)
-}
-
-/// [`run_match`], with the moves of `games.pgn` written in `notation`.
-pub fn run_match_in<G: Playable>(
-    a: &PlayerSpec,
-    b: &PlayerSpec,
-    starts: &[Start<G>],
-    config: &MatchConfig,
-    notation: Notation,
 ) -> Result<MatchResult, String> {
     if starts.is_empty() {
         return Err("no start positions".into());
@@ -149,7 +140,7 @@ pub fn run_match_in<G: Playable>(
                     records.push(played.record);
                     records.sort_by_key(|r| r.round);
                     if let Some(dir) = &config.out {
-                        if let Err(error) = save(dir, records, notation) {
+                        if let Err(error) = save(dir, records, config.notation) {
                             *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
                             stop.store(true, Ordering::SeqCst);
                         }

@@ -16,7 +16,7 @@ mod starts;
 pub mod stats;
 
 pub use alphabeta::{AlphaBetaPlayer, Searcher};
-pub use arena::{run_match, run_match_in, MatchConfig, MatchResult, Start};
+pub use arena::{run_match, MatchConfig, MatchResult, Start};
 pub use engine_process::{EngineProcess, WaitError};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
 pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};

@@ -12,6 +12,7 @@ use crate::atomic::write_atomically;
 use crate::config::{Config, FIRST_NET_RUNG};
 use crate::eval::ladder::{place, round_robin_elo, Pairing, Rung};
 use crate::eval::{run_match, MatchConfig, PlayerSpec, Score};
+use crate::game::xiangqi::Notation;
 use crate::mcts::SearchConfig;
 
 /// `ladder.json`: the rungs with their Elo and the round robin that rated them.
@@ -139,6 +140,7 @@ fn play<G: TrainableGame>(
         max_plies: e.max_plies,
         seed: config.seed,
         progress,
+        notation: Notation::Iccs,
     };
     Ok(run_match(&a, &b, &starts, &match_config).map_err(RunError)?.score)
 }

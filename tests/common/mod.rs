@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use xiangqi_zero::eval::{MatchConfig, PlayerSpec, Start};
+use xiangqi_zero::game::xiangqi::Notation;
 use xiangqi_zero::game::Game;
 
 /// Every line of the JSON Lines file `tests/data/<name>`, parsed.
@@ -55,6 +56,7 @@ pub fn match_config(games: u32) -> MatchConfig {
         max_plies: 300,
         seed: 7,
         progress: false,
+        notation: Notation::Iccs,
     }
 }
 
