@@ -60,9 +60,8 @@ fn one_line(error: &anyhow::Error) -> String {
 /// `println!` panics when standard output cannot be written (a full disk, a closed pipe):
 /// say so in one line and exit 2 instead of printing a panic and a stack trace — or, when
 /// the reader of a pipe has gone (`| head`), stop silently as a Unix filter killed by
-/// SIGPIPE does (exit 141). Files
-/// being written are safe: each is written whole or not at all (`atomic`). Every other
-/// panic is reported as before.
+/// SIGPIPE does (exit 141). Files being written are safe: each is written whole or not at
+/// all (`atomic`). Every other panic is reported as before.
 fn exit_when_output_fails() {
     /// The exit status of a process killed by SIGPIPE, as shells report it.
     const BROKEN_PIPE_EXIT: i32 = 128 + 13;

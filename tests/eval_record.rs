@@ -177,7 +177,7 @@ fn pgn_dates_are_utc_calendar_dates() {
     assert_eq!(pgn_date(1_735_689_600), "2025.01.01");
     assert_eq!(pgn_date(4_107_542_400), "2100.03.01");
     // Today's date has the shape YYYY.MM.DD.
-    let pgn = record().to_pgn("e");
+    let pgn = record().to_pgn("e", Notation::Iccs);
     let date = pgn.lines().find_map(|l| l.strip_prefix("[Date \"")).unwrap();
     let date = date.strip_suffix("\"]").unwrap();
     assert_eq!(date.len(), 10, "{date}");

@@ -74,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (GameKind::Banqi, None) => session(Banqi::from_text(&args.fen)?, &setup),
     }?;
     if let Some(path) = &args.save {
-        write_atomically(path, &record.to_pgn_in("xiangqi-zero play", args.notation))
+        write_atomically(path, &record.to_pgn("xiangqi-zero play", args.notation))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

@@ -195,7 +195,7 @@ fn progress_bar(visible: bool, games: u64) -> ProgressBar {
 fn save(dir: &std::path::Path, records: &[GameRecord], notation: Notation) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let jsonl: String = records.iter().map(|r| r.to_json_line() + "\n").collect();
-    let pgn: String = records.iter().map(|r| r.to_pgn_in("xiangqi-zero eval", notation) + "\n").collect();
+    let pgn: String = records.iter().map(|r| r.to_pgn("xiangqi-zero eval", notation) + "\n").collect();
     for (name, text) in [("games.jsonl", jsonl), ("games.pgn", pgn)] {
         let path = dir.join(name);
         write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;

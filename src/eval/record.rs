@@ -63,14 +63,9 @@ impl GameRecord {
         serde_json::from_str(line.trim()).map_err(|e| format!("invalid game record: {e}"))
     }
 
-    /// The game as PGN in ICCS, dated today (UTC); see [`GameRecord::to_pgn_dated`].
-    pub fn to_pgn(&self, event: &str) -> String {
-        self.to_pgn_in(event, Notation::Iccs)
-    }
-
     /// The game as PGN with its moves in `notation`, dated today (UTC); see
     /// [`GameRecord::to_pgn_dated`].
-    pub fn to_pgn_in(&self, event: &str, notation: Notation) -> String {
+    pub fn to_pgn(&self, event: &str, notation: Notation) -> String {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
         self.to_pgn_dated(event, &pgn_date(now), notation)
     }

@@ -1,6 +1,6 @@
 //! A fixed-capacity list of moves on the stack, filled by the move generators.
 
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 
 /// Up to `N` moves of type `M`, without touching the heap.
 #[derive(Clone)]
@@ -42,5 +42,12 @@ impl<M, const N: usize> Deref for MoveList<M, N> {
     #[inline]
     fn deref(&self) -> &[M] {
         &self.moves[..self.len]
+    }
+}
+
+impl<M, const N: usize> DerefMut for MoveList<M, N> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
     }
 }

@@ -96,9 +96,7 @@ const CAPTURE_WEIGHT: f32 = 1.0;
 
 impl Material for Xiangqi {
     fn material(&self) -> f32 {
-        let board = self.board();
-        let us = board.side_to_move();
-        board.pieces().map(|(sq, piece)| if piece.color() == us { 1.0 } else { -1.0 } * xiangqi_value(piece, sq)).sum()
+        xiangqi_balance(self.board())
     }
 
     fn move_weights(&self, moves: &[xiangqi::Move], out: &mut [f32]) {
@@ -114,7 +112,7 @@ impl Material for Xiangqi {
     }
 
     fn settled_material(&self) -> f32 {
-        settle(self.board(), -MATED, MATED, 0)
+        settle(self.board(), xiangqi_balance(self.board()), -MATED, MATED, 0)
     }
 }
 
@@ -123,41 +121,45 @@ const MATED: f32 = 1000.0;
 /// How deep a chain of exchanges (and check evasions) is followed.
 const SETTLE_PLIES: usize = 16;
 
-/// Quiescence over material: the side to move stands pat on the balance or captures,
-/// best victim first, within the window `alpha..beta`; in check it must answer with any
-/// legal move (and is mated without one).
-fn settle(board: &xiangqi::Board, mut alpha: f32, beta: f32, ply: usize) -> f32 {
+/// The material balance of `board` from the side to move's view, in soldiers.
+fn xiangqi_balance(board: &xiangqi::Board) -> f32 {
     let us = board.side_to_move();
-    let balance: f32 =
-        board.pieces().map(|(sq, piece)| if piece.color() == us { 1.0 } else { -1.0 } * xiangqi_value(piece, sq)).sum();
-    let in_check = board.in_check(us);
+    board.pieces().map(|(sq, piece)| if piece.color() == us { 1.0 } else { -1.0 } * xiangqi_value(piece, sq)).sum()
+}
+
+/// Quiescence over material from `board`, whose balance is `balance`: the side to move
+/// stands pat on the balance or captures, best victim first, within the window
+/// `alpha..beta`; in check it must answer with any legal move (and is mated without one).
+fn settle(board: &xiangqi::Board, balance: f32, mut alpha: f32, beta: f32, ply: usize) -> f32 {
+    let in_check = board.in_check(board.side_to_move());
     let mut moves = xiangqi::MoveList::new();
+    let mut best = -MATED;
     if in_check {
         board.legal_moves(&mut moves);
         if moves.is_empty() {
             return -MATED;
         }
+        if ply >= SETTLE_PLIES {
+            return balance;
+        }
     } else {
-        board.legal_captures(&mut moves);
-    }
-    if ply >= SETTLE_PLIES {
-        return balance;
-    }
-    let mut best = -MATED;
-    if !in_check {
-        if balance >= beta {
+        if balance >= beta || ply >= SETTLE_PLIES {
             return balance;
         }
         alpha = alpha.max(balance);
         best = balance;
+        board.legal_captures(&mut moves);
     }
     let victim = |mv: &xiangqi::Move| board.piece_at(mv.to).map_or(0.0, |p| xiangqi_value(p, mv.to));
-    let mut ordered: Vec<xiangqi::Move> = moves.to_vec();
-    ordered.sort_by(|a, b| victim(b).total_cmp(&victim(a)));
-    for mv in ordered {
+    moves.sort_by(|a, b| victim(b).total_cmp(&victim(a)));
+    for &mv in moves.iter() {
+        let piece = board.piece_at(mv.from).expect("a legal move moves a piece");
+        // What the mover gains: the victim, and its own piece's change of worth (a soldier
+        // crossing the river).
+        let gain = victim(&mv) + xiangqi_value(piece, mv.to) - xiangqi_value(piece, mv.from);
         let mut child = *board;
         child.play(mv);
-        let value = -settle(&child, -beta, -alpha, ply + 1);
+        let value = -settle(&child, -(balance + gain), -beta, -alpha, ply + 1);
         if value > best {
             best = value;
             if value > alpha {

@@ -15,6 +15,7 @@ use super::samples::{SampleShape, Samples, Targets};
 use super::shard::{write_shard, ShardError};
 use crate::atomic::write_atomically;
 use crate::eval::GameRecord;
+use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
 use crate::nn::Encoding;
@@ -102,7 +103,7 @@ impl<G: Encoding> Collector<G> {
                     self.push_sample(record, outcome);
                 }
                 self.games_waiting += 1;
-                self.pgn += &self.record(&moves, &over).to_pgn(&self.event);
+                self.pgn += &self.record(&moves, &over).to_pgn(&self.event, Notation::Iccs);
                 let result = match over.winner {
                     Some(Player::First) => 0,
                     None => 1,

@@ -20,6 +20,7 @@ use super::hub::Hub;
 use super::limits::MAX_FRAME;
 use super::protocol::NewGame;
 use super::socket;
+use crate::game::xiangqi::Notation;
 
 /// The largest `POST /api/games` body, in bytes.
 const MAX_BODY: usize = 16 * 1024;
@@ -108,7 +109,7 @@ async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respons
 async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
     match hub.room(&id) {
         Some(room) => {
-            let text = room.record().to_pgn("xiangqi-zero serve");
+            let text = room.record().to_pgn("xiangqi-zero serve", Notation::Iccs);
             ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
         }
         None => unknown_game(&id),
