@@ -36,12 +36,18 @@ timeout --signal=INT --kill-after=300 "${minutes}m" \
 # pieces often needs longer to run down the last ones and flip the hidden.
 repetition=$(sed -n 's/^repetition *= *"\([a-z-]*\)".*/\1/p' "$config")
 generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
+# The nets search with the rules' help the config trains them with (quiet leaves, rules
+# priors: docs/learning.md), as the in-run evaluations do.
+help=""
+if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet=1"; fi
+rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
+if [ -n "$rules" ]; then help+=",rules=$rules"; fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
 echo
 echo "final net: $final (generation $generation), $sims simulations per move"
-for opponent in "net(sims=$sims):$run/models/gen0000.safetensors" "alphabeta:depth=1"; do
+for opponent in "net(sims=$sims$help):$run/models/gen0000.safetensors" "alphabeta:depth=1"; do
   echo
   echo "== generation $generation vs $opponent"
-  "$bin" eval --game "$game" --a "net(sims=$sims):$final" --b "$opponent" \
+  "$bin" eval --game "$game" --a "net(sims=$sims$help):$final" --b "$opponent" \
     --games "$games" --concurrency 2 --max-plies 3000 ${repetition:+--repetition "$repetition"} --out "$run/eval-final/$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
 done

@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail};
 use clap::Args as ClapArgs;
 
 use xiangqi_zero::config::{Config, GameName};
+use xiangqi_zero::eval::net_spec_name;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::device::device;
@@ -141,7 +142,7 @@ fn plan(config: &Config, root: &Path, generations: u32) -> String {
 
 /// The commands a user most likely wants once the run is complete, with its paths.
 fn next_steps(config: &Config, dir: &RunDir, generation: u32) -> String {
-    let net = format!("net(sims=800):{}", dir.model(generation).display());
+    let net = net_spec_name(&dir.model(generation), &config.search.for_play(800));
     let game = match config.game {
         GameName::Xiangqi => "",
         GameName::Banqi => "--game banqi ",

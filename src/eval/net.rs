@@ -1,5 +1,6 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N):PATH`, the net read from a
+//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W):PATH` (`quiet` and
+//! `rules`: the search's `quiet_leaves` and `rules_prior`, see [`crate::mcts::Guided`]), the net read from a
 //! safetensors file our `train` or `export` wrote (its game, shape and encoding version
 //! checked), evaluated by our CPU forward pass, or by burn on GPU `N` in a build with
 //! `--features cuda` or `wgpu`. As an engine it is [`MctsPlayer`]'s (`go`, `Threads`,
@@ -11,13 +12,13 @@ use burn::tensor::Device;
 
 use super::mcts::MctsPlayer;
 use super::Player;
-use crate::mcts::SearchConfig;
+use crate::mcts::{Guided, Material, SearchConfig};
 use crate::nn::{Encoding, Net};
 use crate::selfplay::{Inference, NetEvaluator};
 
 /// The player of a `net:` spec: the net at `path` (of game `G`, any shape), searching
 /// under `config`, on `device` (`cpu`, or a GPU index in a build with a GPU backend).
-pub fn net_player<G: Encoding + Send + 'static>(
+pub fn net_player<G: Encoding + Material + Send + 'static>(
     path: &Path,
     config: &SearchConfig,
     device: &str,
@@ -25,13 +26,16 @@ pub fn net_player<G: Encoding + Send + 'static>(
 ) -> Result<Box<dyn Player<G>>, String> {
     let device = crate::nn::device::device(device)?;
     let net = Net::load::<G>(path, None, &Device::flex()).map_err(|e| e.to_string())?;
-    let evaluator = NetEvaluator::new(Inference::for_device(&net, &device));
+    let evaluator = Guided::new(NetEvaluator::new(Inference::for_device(&net, &device)), config);
     Ok(Box::new(MctsPlayer::new(spec_name(path, config), config.clone(), evaluator, seed)))
 }
 
-/// The spec text of a net player: `net(sims=N):PATH`.
+/// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1` and `rules=W` when
+/// set.
 pub fn spec_name(path: &Path, config: &SearchConfig) -> String {
-    format!("net(sims={}):{}", config.simulations, path.display())
+    let quiet = if config.quiet_leaves { ",quiet=1" } else { "" };
+    let rules = if config.rules_prior > 0.0 { format!(",rules={}", config.rules_prior) } else { String::new() };
+    format!("net(sims={}{quiet}{rules}):{}", config.simulations, path.display())
 }
 
 /// The path, search config and device of a `net` spec's rest: `:PATH` or
@@ -49,6 +53,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
     }
     let mut pairs = Vec::new();
     let mut device = "cpu".to_string();
+    let (mut quiet_leaves, mut rules_prior) = (false, 0.0);
     for part in options.split(',').filter(|part| !part.trim().is_empty()) {
         match part.split_once('=') {
             Some(("eval", _)) => return Err(format!("`{text}`: a net player's evaluator is its net")),
@@ -56,10 +61,22 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
                 crate::nn::device::device(value.trim()).map_err(|e| format!("`{text}`: {e}"))?;
                 device = value.trim().to_string();
             }
+            Some(("quiet", value)) => {
+                quiet_leaves = match value.trim() {
+                    "1" => true,
+                    "0" => false,
+                    other => return Err(format!("`{text}`: `quiet` is 1 or 0, not `{other}`")),
+                }
+            }
+            Some(("rules", value)) => {
+                let share = value.trim().parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x));
+                rules_prior =
+                    share.ok_or(format!("`{text}`: `rules` is a share from 0 to 1, not `{}`", value.trim()))?;
+            }
             Some((key, value)) => pairs.push((key.trim(), value.trim())),
             None => return Err(format!("`{text}`: expected key=value, found `{part}`")),
         }
     }
     let (config, _) = super::mcts::parse_options(pairs.into_iter()).map_err(|e| format!("`{text}`: {e}"))?;
-    Ok((PathBuf::from(path), config, device))
+    Ok((PathBuf::from(path), SearchConfig { quiet_leaves, rules_prior, ..config }, device))
 }

@@ -100,6 +100,13 @@ pub struct SearchConfig {
     /// The largest tree kept, in nodes (about 48 bytes each); a search stops once its
     /// tree reaches it.
     pub max_nodes: usize,
+
+    /// A network's value is read at each leaf's quiet position, once the captures on the
+    /// board have settled, instead of at the leaf itself ([`crate::mcts::Guided`]).
+    pub quiet_leaves: bool,
+    /// The share of the rules' capture-and-check priors mixed into a network's priors
+    /// (0: the net's alone; 1: the rules' alone) ([`crate::mcts::Guided`]).
+    pub rules_prior: f32,
 }
 
 impl Default for SearchConfig {
@@ -132,6 +139,8 @@ impl Default for SearchConfig {
             resign_consecutive: 3,
             resign_playthrough: 0.1,
             max_nodes: 5_000_000,
+            quiet_leaves: false,
+            rules_prior: 0.0,
         }
     }
 }
@@ -153,6 +162,18 @@ impl SearchConfig {
         }
     }
 
+    /// The search a net trained under this (self-play) search plays with: the defaults
+    /// of play, `simulations`, and the same help from the rules (quiet leaves, rules
+    /// priors) it learned under.
+    pub fn for_play(&self, simulations: u32) -> SearchConfig {
+        SearchConfig {
+            simulations,
+            quiet_leaves: self.quiet_leaves,
+            rules_prior: self.rules_prior,
+            ..SearchConfig::default()
+        }
+    }
+
     /// The temperature of the move played at `ply` plies into the game.
     pub fn temperature_at(&self, ply: usize) -> f32 {
         let decay = 0.5f32.powf(ply as f32 / self.temperature_halflife.max(1e-3));
@@ -161,7 +182,7 @@ impl SearchConfig {
 
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 12] = [
+        let checks: [(bool, &str); 13] = [
             (self.simulations >= 1, "simulations must be at least 1"),
             ((1..=4096).contains(&self.batch_size), "batch_size must be 1 to 4096"),
             (self.c_puct > 0.0, "c_puct must be positive"),
@@ -174,6 +195,7 @@ impl SearchConfig {
             ((0.0..=1.0).contains(&self.full_search_probability), "full_search_probability must be in [0, 1]"),
             ((0.0..=1.0).contains(&self.resign_playthrough), "resign_playthrough must be in [0, 1]"),
             (self.max_nodes >= 2, "max_nodes must be at least 2"),
+            ((0.0..=1.0).contains(&self.rules_prior), "rules_prior must be in [0, 1]"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(format!("search config: {why}")),

@@ -24,6 +24,14 @@ pub trait Material: Game {
     /// A prior weight for each of `moves` (the legal moves, in order) into `out`: 1 for a
     /// quiet move, more for captures of valuable pieces and for checks.
     fn move_weights(&self, moves: &[Self::Move], out: &mut [f32]);
+
+    /// The captures along the principal line of [`Material::settled_material`]'s search,
+    /// stopping where standing pat is best or the side to move is in check: the way to
+    /// the quiet position whose balance that search counts. Empty for a quiet position,
+    /// and by default.
+    fn settling_captures(&self) -> Vec<Self::Move> {
+        Vec::new()
+    }
 }
 
 /// Values from the material balance, priors from captures and checks.
@@ -112,7 +120,18 @@ impl Material for Xiangqi {
     }
 
     fn settled_material(&self) -> f32 {
-        settle(self.board(), xiangqi_balance(self.board()), -MATED, MATED, 0)
+        settle(self.board(), xiangqi_balance(self.board()), -MATED, MATED, 0).0
+    }
+
+    fn settling_captures(&self) -> Vec<xiangqi::Move> {
+        let mut board = *self.board();
+        let mut line = Vec::new();
+        while line.len() < SETTLE_PLIES && !board.in_check(board.side_to_move()) {
+            let Some(mv) = settle(&board, xiangqi_balance(&board), -MATED, MATED, 0).1 else { break };
+            line.push(mv);
+            board.play(mv);
+        }
+        line
     }
 }
 
@@ -130,21 +149,23 @@ fn xiangqi_balance(board: &xiangqi::Board) -> f32 {
 /// Quiescence over material from `board`, whose balance is `balance`: the side to move
 /// stands pat on the balance or captures, best victim first, within the window
 /// `alpha..beta`; in check it must answer with any legal move (and is mated without one).
-fn settle(board: &xiangqi::Board, balance: f32, mut alpha: f32, beta: f32, ply: usize) -> f32 {
+/// Returns the value and the move that reached it (`None` where standing pat did).
+fn settle(board: &xiangqi::Board, balance: f32, mut alpha: f32, beta: f32, ply: usize) -> (f32, Option<xiangqi::Move>) {
     let in_check = board.in_check(board.side_to_move());
     let mut moves = xiangqi::MoveList::new();
     let mut best = -MATED;
+    let mut best_move = None;
     if in_check {
         board.legal_moves(&mut moves);
         if moves.is_empty() {
-            return -MATED;
+            return (-MATED, None);
         }
         if ply >= SETTLE_PLIES {
-            return balance;
+            return (balance, None);
         }
     } else {
         if balance >= beta || ply >= SETTLE_PLIES {
-            return balance;
+            return (balance, None);
         }
         alpha = alpha.max(balance);
         best = balance;
@@ -159,9 +180,10 @@ fn settle(board: &xiangqi::Board, balance: f32, mut alpha: f32, beta: f32, ply: 
         let gain = victim(&mv) + xiangqi_value(piece, mv.to) - xiangqi_value(piece, mv.from);
         let mut child = *board;
         child.play(mv);
-        let value = -settle(&child, -(balance + gain), -beta, -alpha, ply + 1);
+        let value = -settle(&child, -(balance + gain), -beta, -alpha, ply + 1).0;
         if value > best {
             best = value;
+            best_move = Some(mv);
             if value > alpha {
                 alpha = value;
                 if alpha >= beta {
@@ -170,7 +192,7 @@ fn settle(board: &xiangqi::Board, balance: f32, mut alpha: f32, beta: f32, ply: 
             }
         }
     }
-    best
+    (best, best_move)
 }
 
 /// A Banqi piece's worth in soldiers.

@@ -10,6 +10,7 @@ use super::game::TrainableGame;
 use super::run::{RunError, RunOptions};
 use super::run_dir::{generation_name, RunDir};
 use crate::config::Config;
+use crate::mcts::Guided;
 use crate::nn::{Net, NetConfig};
 use crate::selfplay::{play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress};
 
@@ -37,7 +38,7 @@ pub fn contribute<G: TrainableGame>(
             prefix: generation_name(generation + 1),
             seed: config.seed ^ std::process::id() as u64 ^ (round << 40) ^ u64::from(generation) << 20,
         };
-        let evaluator = NetEvaluator::new(Inference::for_device(&net, &options.device));
+        let evaluator = Guided::new(NetEvaluator::new(Inference::for_device(&net, &options.device)), &config.search);
         let report =
             play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, &SelfPlayProgress::new())
                 .map_err(|e| RunError(e.to_string()))?;

@@ -13,7 +13,6 @@ use crate::config::{Config, FIRST_NET_RUNG};
 use crate::eval::ladder::{place, round_robin_elo, Pairing, Rung};
 use crate::eval::{run_match, MatchConfig, PlayerSpec, Score};
 use crate::game::xiangqi::Notation;
-use crate::mcts::SearchConfig;
 
 /// `ladder.json`: the rungs with their Elo and the round robin that rated them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -105,9 +104,10 @@ fn rated_ladder<G: TrainableGame>(config: &Config, dir: &RunDir, progress: bool)
     Ok(rungs)
 }
 
-/// The net of generation `g`, searched with the evaluation's simulations.
+/// The net of generation `g`, searched with the evaluation's simulations and the
+/// self-play search's help from the rules (quiet leaves, rules priors).
 fn net(config: &Config, dir: &RunDir, g: u32) -> PlayerSpec {
-    let search = SearchConfig { simulations: config.evaluation.simulations, ..SearchConfig::default() };
+    let search = config.search.for_play(config.evaluation.simulations);
     PlayerSpec::Net { path: dir.model(g), config: search, device: "cpu".to_string() }
 }
 

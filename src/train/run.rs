@@ -21,6 +21,7 @@ use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
+use crate::mcts::Guided;
 use crate::nn::{Net, NetConfig};
 use crate::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
@@ -117,7 +118,8 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
                 play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, &job, options.stop, progress)
             })
         } else {
-            let evaluator = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
+            let net = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
+            let evaluator = Guided::new(net, &config.search);
             with_selfplay_bar(options.progress, job.games, |progress| {
                 play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, progress)
             })

@@ -1,0 +1,123 @@
+//! What the rules add to a learned evaluator: the value read at quiet positions, and
+//! priors that know captures and checks.
+//!
+//! - **Quiet leaves.** A leaf of the search is often a position in the middle of an
+//!   exchange — a piece just taken and not yet taken back, or left where it can be taken.
+//!   A classical engine never trusts its evaluation there: it plays the captures out
+//!   (quiescence) and evaluates the quiet position at the end. With `quiet_leaves` the
+//!   value is the evaluator's at the end of the settling captures
+//!   ([`Material::settling_captures`]), seen from the leaf's side to move; the priors stay
+//!   the leaf's own. A net that has seen mostly quiet positions in its games is then asked
+//!   mostly about them.
+//! - **Rules priors.** With `rules_prior` = w > 0 each leaf's priors are
+//!   `(1 − w)·net + w·rules`, the rules' share being [`Material::move_weights`] normalized
+//!   (captures by the victim's worth, checks): a young net's policy, trained on a few
+//!   thousand games, puts next to nothing on taking a piece left hanging.
+
+use super::evaluator::{Batch, Evaluator, Wdl};
+use super::material::Material;
+use crate::game::Game;
+
+/// An evaluator with the rules' help, as [`super::SearchConfig`]'s `quiet_leaves` and
+/// `rules_prior` say (with neither, exactly `inner`).
+#[derive(Clone, Debug)]
+pub struct Guided<G: Game, E> {
+    inner: E,
+    quiet_leaves: bool,
+    rules_prior: f32,
+    /// The quiet positions of the leaves that have captures to settle.
+    quiet: Batch<G>,
+    /// For each of them: its leaf's index in the batch, and whether its side to move is
+    /// the leaf's opponent.
+    leaves: Vec<(usize, bool)>,
+    /// One leaf's rules weights.
+    weights: Vec<f32>,
+}
+
+impl<G: Game, E> Guided<G, E> {
+    /// `inner`, helped as `config` says.
+    pub fn new(inner: E, config: &super::SearchConfig) -> Self {
+        Guided {
+            inner,
+            quiet_leaves: config.quiet_leaves,
+            rules_prior: config.rules_prior,
+            quiet: Batch::new(),
+            leaves: Vec::new(),
+            weights: Vec::new(),
+        }
+    }
+
+    /// The evaluator it helps.
+    pub fn inner(&self) -> &E {
+        &self.inner
+    }
+}
+
+impl<G: Material, E: Evaluator<G>> Guided<G, E> {
+    /// Mixes the rules' share into every leaf's priors.
+    fn mix_rules_priors(&mut self, batch: &mut Batch<G>) {
+        let w = self.rules_prior;
+        for i in 0..batch.len() {
+            let (game, moves, priors) = batch.entry_mut(i);
+            self.weights.resize(moves.len(), 0.0);
+            game.move_weights(moves, &mut self.weights);
+            let total: f32 = self.weights.iter().sum();
+            let learned: f32 = priors.iter().sum();
+            if total <= 0.0 {
+                continue;
+            }
+            // All-zero priors count as uniform (see `Batch`).
+            let uniform = if learned > 0.0 { 0.0 } else { 1.0 / moves.len() as f32 };
+            let learned = learned.max(f32::MIN_POSITIVE);
+            for (prior, weight) in priors.iter_mut().zip(&self.weights) {
+                *prior = (1.0 - w) * (*prior / learned + uniform) + w * weight / total;
+            }
+        }
+    }
+
+    /// Replaces the value of every leaf with captures to settle by the value at the end
+    /// of them.
+    fn read_values_at_quiet_positions(&mut self, batch: &mut Batch<G>) {
+        self.quiet.clear();
+        self.leaves.clear();
+        for i in 0..batch.len() {
+            let captures = batch.game(i).settling_captures();
+            if captures.is_empty() {
+                continue;
+            }
+            let leaf = batch.game(i);
+            let mut game = leaf.clone();
+            for &mv in &captures {
+                game.play(mv);
+            }
+            match game.status().value_for(leaf.to_move()) {
+                Some(value) => batch.set_value(i, Wdl::from_value(value)),
+                None => {
+                    let flipped = game.to_move() != leaf.to_move();
+                    self.quiet.push(&game);
+                    self.leaves.push((i, flipped));
+                }
+            }
+        }
+        if self.quiet.is_empty() {
+            return;
+        }
+        self.inner.evaluate(&mut self.quiet);
+        for (j, &(i, flipped)) in self.leaves.iter().enumerate() {
+            let value = self.quiet.value(j);
+            batch.set_value(i, if flipped { value.flipped() } else { value });
+        }
+    }
+}
+
+impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
+    fn evaluate(&mut self, batch: &mut Batch<G>) {
+        self.inner.evaluate(batch);
+        if self.rules_prior > 0.0 {
+            self.mix_rules_priors(batch);
+        }
+        if self.quiet_leaves {
+            self.read_values_at_quiet_positions(batch);
+        }
+    }
+}

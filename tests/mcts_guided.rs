@@ -1,0 +1,81 @@
+//! The rules' help to a learned evaluator (`mcts::Guided`), on positions worked out by
+//! hand: the value read at the end of the settling captures, from the leaf's side to
+//! move, and the rules' capture-and-check priors mixed into the evaluator's.
+
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::mcts::{Batch, Evaluator, Guided, Material, MaterialEvaluator, SearchConfig, UniformEvaluator};
+
+fn position(fen: &str) -> Xiangqi {
+    Xiangqi::from_fen(fen, Default::default()).unwrap()
+}
+
+/// The value `evaluator` gives `game`, from its side to move's view.
+fn value(evaluator: &mut impl Evaluator<Xiangqi>, game: &Xiangqi) -> f32 {
+    let mut batch = Batch::new();
+    batch.push(game);
+    evaluator.evaluate(&mut batch);
+    batch.value(0).value()
+}
+
+/// The value of a material balance (in soldiers) under the default material evaluator.
+fn material_value(balance: f32) -> f32 {
+    let material = MaterialEvaluator::default();
+    material.cap * (balance / material.scale).tanh()
+}
+
+fn quiet(config: SearchConfig) -> Guided<Xiangqi, MaterialEvaluator> {
+    Guided::new(MaterialEvaluator::default(), &config)
+}
+
+#[test]
+fn quiet_leaves_read_the_value_after_the_settling_captures() {
+    let quiet_leaves = SearchConfig { quiet_leaves: true, ..SearchConfig::default() };
+
+    // Red (chariot and cannon, 13½) against two chariots (18): Red's chariot takes the one
+    // on a5, Black's i9 chariot takes the cannon on i0 with check, and Red, in check,
+    // stops there a chariot against a chariot. Red to move after two captures: no flip.
+    let game = position("5k2r/9/9/9/r8/9/9/9/9/R2K4C w - - 0 1");
+    let line: Vec<String> = game.settling_captures().iter().map(|mv| mv.to_string()).collect();
+    assert_eq!(line, ["a0a5", "i9i0"]);
+    assert!((value(&mut MaterialEvaluator::default(), &game) - material_value(-4.5)).abs() < 1e-5);
+    assert!((value(&mut quiet(quiet_leaves.clone()), &game) - material_value(0.0)).abs() < 1e-5);
+
+    // Red's chariot takes Black's lone horse: one capture, so the quiet position has
+    // Black to move (nine soldiers down), which is nine up for Red.
+    let game = position("5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
+    assert_eq!(game.settling_captures().len(), 1);
+    assert!((value(&mut quiet(quiet_leaves.clone()), &game) - material_value(9.0)).abs() < 1e-5);
+    // The same horse defended by Black's chariot: nothing to settle, the leaf's own value.
+    let game = position("r4k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
+    assert!(game.settling_captures().is_empty());
+    assert!((value(&mut quiet(quiet_leaves.clone()), &game) - material_value(-4.0)).abs() < 1e-5);
+
+    // Off by default: the leaf's own value.
+    let game = position("5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
+    assert!((value(&mut quiet(SearchConfig::default()), &game) - material_value(5.0)).abs() < 1e-5);
+}
+
+#[test]
+fn rules_priors_favour_taking_a_hanging_piece() {
+    let game = position("5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
+    let priors = |rules_prior: f32| {
+        let config = SearchConfig { rules_prior, ..SearchConfig::default() };
+        let mut batch = Batch::new();
+        batch.push(&game);
+        Guided::new(UniformEvaluator::new(), &config).evaluate(&mut batch);
+        let moves: Vec<String> = batch.moves(0).iter().map(|mv| mv.to_string()).collect();
+        let take = moves.iter().position(|mv| mv == "a0a5").unwrap();
+        (batch.priors(0).to_vec(), take)
+    };
+    // The evaluator's own priors (uniform) when the rules have no share.
+    let (own, take) = priors(0.0);
+    assert!(own.iter().all(|&p| (p - own[take]).abs() < 1e-6), "{own:?}");
+    // With the rules' share, the capture of the horse (4 soldiers: weight 5 where a quiet
+    // move has 1) stands above every other move, and the priors still add up to one.
+    for share in [0.5, 1.0] {
+        let (mixed, take) = priors(share);
+        assert!((mixed.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let best = mixed.iter().enumerate().filter(|&(i, _)| i != take).map(|(_, &p)| p).fold(0.0, f32::max);
+        assert!(mixed[take] > best, "share {share}: the capture {} against {best}", mixed[take]);
+    }
+}
