@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Does training learn? Trains GAME's tiny config from scratch for MINUTES minutes, then
-# plays the final net against generation 0 (the random net) and against
-# `alphabeta:depth=1`, both at a fixed search budget, printing W/D/L and Elo with its
-# 95% interval.
+# plays the final net against generation 0 (the random net), against the last bootstrap
+# generation (the last one trained on the material search's games: does the net's own
+# self-play add to them?) and against `alphabeta:depth=1`, all at a fixed search budget
+# (SIMS simulations per move, 100 unless set), printing W/D/L and Elo with its 95%
+# interval.
 #
 #   scripts/learning-check.sh xiangqi 30
 #   scripts/learning-check.sh banqi 30 200     # 200 games per match (default 100)
@@ -37,15 +39,23 @@ timeout --signal=INT --kill-after=300 "${minutes}m" \
 repetition=$(sed -n 's/^repetition *= *"\([a-z-]*\)".*/\1/p' "$config")
 generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 # The nets search with the rules' help the config trains them with (quiet leaves, rules
-# priors: docs/learning.md), as the in-run evaluations do.
+# priors and values: docs/learning.md), as the in-run evaluations do.
 help=""
 if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet=1"; fi
 rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$rules" ]; then help+=",rules=$rules"; fi
+material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config")
+if [ -n "$material" ]; then help+=",material=$material"; fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
+bootstrap=$(sed -n 's/^bootstrap_generations *= *\([0-9]*\).*/\1/p' "$config")
+opponents=("net(sims=$sims$help):$run/models/gen0000.safetensors")
+if [ -n "$bootstrap" ] && [ "$bootstrap" -gt 0 ] && [ "$bootstrap" -lt "$generation" ]; then
+  opponents+=("net(sims=$sims$help):$(printf '%s/models/gen%04d.safetensors' "$run" "$bootstrap")")
+fi
+opponents+=("alphabeta:depth=1")
 echo
 echo "final net: $final (generation $generation), $sims simulations per move"
-for opponent in "net(sims=$sims$help):$run/models/gen0000.safetensors" "alphabeta:depth=1"; do
+for opponent in "${opponents[@]}"; do
   echo
   echo "== generation $generation vs $opponent"
   "$bin" eval --game "$game" --a "net(sims=$sims$help):$final" --b "$opponent" \

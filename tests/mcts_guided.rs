@@ -1,6 +1,7 @@
 //! The rules' help to a learned evaluator (`mcts::Guided`), on positions worked out by
 //! hand: the value read at the end of the settling captures, from the leaf's side to
-//! move, and the rules' capture-and-check priors mixed into the evaluator's.
+//! move, the settled material count mixed into the value, and the rules'
+//! capture-and-check priors mixed into the evaluator's.
 
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::mcts::{Batch, Evaluator, Guided, Material, MaterialEvaluator, SearchConfig, UniformEvaluator};
@@ -19,8 +20,7 @@ fn value(evaluator: &mut impl Evaluator<Xiangqi>, game: &Xiangqi) -> f32 {
 
 /// The value of a material balance (in soldiers) under the default material evaluator.
 fn material_value(balance: f32) -> f32 {
-    let material = MaterialEvaluator::default();
-    material.cap * (balance / material.scale).tanh()
+    MaterialEvaluator::default().value_of(balance)
 }
 
 fn quiet(config: SearchConfig) -> Guided<Xiangqi, MaterialEvaluator> {
@@ -78,4 +78,19 @@ fn rules_priors_favour_taking_a_hanging_piece() {
         let best = mixed.iter().enumerate().filter(|&(i, _)| i != take).map(|(_, &p)| p).fold(0.0, f32::max);
         assert!(mixed[take] > best, "share {share}: the capture {} against {best}", mixed[take]);
     }
+}
+
+#[test]
+fn rules_values_mix_the_settled_material_count_into_the_evaluators() {
+    // Red's chariot takes Black's lone horse: settled, Red is nine soldiers up. The
+    // uniform evaluator says "draw" (0); half of it mixed with the count gives half the
+    // count's value.
+    let game = position("5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
+    let mixed = |rules_value: f32| {
+        let config = SearchConfig { rules_value, ..SearchConfig::default() };
+        value(&mut Guided::new(UniformEvaluator::new(), &config), &game)
+    };
+    assert_eq!(mixed(0.0), 0.0);
+    assert!((mixed(0.5) - 0.5 * material_value(9.0)).abs() < 1e-5, "{}", mixed(0.5));
+    assert!((mixed(1.0) - material_value(9.0)).abs() < 1e-5);
 }

@@ -9,7 +9,9 @@ use serde::Deserialize;
 use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
-use xiangqi_zero::mcts::{Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator};
+use xiangqi_zero::mcts::{
+    Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator,
+};
 use xiangqi_zero::search::{Limits, Score};
 
 #[derive(Deserialize)]
@@ -309,7 +311,6 @@ fn settled_balance_takes_hanging_pieces_and_leaves_defended_ones() {
     assert_eq!(balances("r4k3/9/9/9/n8/9/9/9/9/R2K5"), [(-4.0, -4.0), (4.0, 4.0)]);
 }
 
-
 #[test]
 fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
     use xiangqi_zero::config::Config;
@@ -317,7 +318,8 @@ fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
     // Whoever moves takes the other's chariot: level as it stands, a chariot up settled.
     let game = Xiangqi::from_fen("5k3/9/9/9/r8/9/9/9/9/R2K5 w - - 0 1", Default::default()).unwrap();
     let value_under = |run_table: &str| {
-        let text = format!("name = \"t\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n[run]\n{run_table}\n");
+        let text =
+            format!("name = \"t\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n[run]\n{run_table}\n");
         let config = Config::parse(&text, "t.toml").unwrap();
         let mut batch = Batch::new();
         batch.push(&game);
@@ -326,6 +328,6 @@ fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
     };
     assert_eq!(value_under(""), 0.0);
     let settled = value_under("bootstrap_quiescence = true");
-    let expected = MaterialEvaluator::default().cap * (9.0 / MaterialEvaluator::default().scale).tanh();
+    let expected = MaterialEvaluator::default().value_of(9.0);
     assert!((settled - expected).abs() < 1e-4, "{settled} against {expected}");
 }

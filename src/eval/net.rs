@@ -1,9 +1,10 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W):PATH` (`quiet` and
-//! `rules`: the search's `quiet_leaves` and `rules_prior`, see [`crate::mcts::Guided`]), the net read from a
-//! safetensors file our `train` or `export` wrote (its game, shape and encoding version
-//! checked), evaluated by our CPU forward pass, or by burn on GPU `N` in a build with
-//! `--features cuda` or `wgpu`. As an engine it is [`MctsPlayer`]'s (`go`, `Threads`,
+//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W,material=W):PATH`,
+//! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
+//! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
+//! a build with `--features cuda` or `wgpu`. `quiet`, `rules` and `material` are the
+//! search's `quiet_leaves`, `rules_prior` and `rules_value` (the rules' help,
+//! [`crate::mcts::Guided`]). As an engine it is [`MctsPlayer`]'s (`go`, `Threads`,
 //! `Batch`).
 
 use std::path::{Path, PathBuf};
@@ -30,12 +31,13 @@ pub fn net_player<G: Encoding + Material + Send + 'static>(
     Ok(Box::new(MctsPlayer::new(spec_name(path, config), config.clone(), evaluator, seed)))
 }
 
-/// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1` and `rules=W` when
-/// set.
+/// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1`, `rules=W` and
+/// `material=W` when set.
 pub fn spec_name(path: &Path, config: &SearchConfig) -> String {
     let quiet = if config.quiet_leaves { ",quiet=1" } else { "" };
     let rules = if config.rules_prior > 0.0 { format!(",rules={}", config.rules_prior) } else { String::new() };
-    format!("net(sims={}{quiet}{rules}):{}", config.simulations, path.display())
+    let material = if config.rules_value > 0.0 { format!(",material={}", config.rules_value) } else { String::new() };
+    format!("net(sims={}{quiet}{rules}{material}):{}", config.simulations, path.display())
 }
 
 /// The path, search config and device of a `net` spec's rest: `:PATH` or
@@ -53,7 +55,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
     }
     let mut pairs = Vec::new();
     let mut device = "cpu".to_string();
-    let (mut quiet_leaves, mut rules_prior) = (false, 0.0);
+    let (mut quiet_leaves, mut rules_prior, mut rules_value) = (false, 0.0, 0.0);
     for part in options.split(',').filter(|part| !part.trim().is_empty()) {
         match part.split_once('=') {
             Some(("eval", _)) => return Err(format!("`{text}`: a net player's evaluator is its net")),
@@ -68,15 +70,15 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
                     other => return Err(format!("`{text}`: `quiet` is 1 or 0, not `{other}`")),
                 }
             }
-            Some(("rules", value)) => {
+            Some((key @ ("rules" | "material"), value)) => {
                 let share = value.trim().parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x));
-                rules_prior =
-                    share.ok_or(format!("`{text}`: `rules` is a share from 0 to 1, not `{}`", value.trim()))?;
+                let share = share.ok_or(format!("`{text}`: `{key}` is a share from 0 to 1, not `{}`", value.trim()))?;
+                *(if key == "rules" { &mut rules_prior } else { &mut rules_value }) = share;
             }
             Some((key, value)) => pairs.push((key.trim(), value.trim())),
             None => return Err(format!("`{text}`: expected key=value, found `{part}`")),
         }
     }
     let (config, _) = super::mcts::parse_options(pairs.into_iter()).map_err(|e| format!("`{text}`: {e}"))?;
-    Ok((PathBuf::from(path), SearchConfig { quiet_leaves, rules_prior, ..config }, device))
+    Ok((PathBuf::from(path), SearchConfig { quiet_leaves, rules_prior, rules_value, ..config }, device))
 }

@@ -107,6 +107,9 @@ pub struct SearchConfig {
     /// The share of the rules' capture-and-check priors mixed into a network's priors
     /// (0: the net's alone; 1: the rules' alone) ([`crate::mcts::Guided`]).
     pub rules_prior: f32,
+    /// The share of the settled material count's value mixed into a network's value
+    /// (0: the net's alone) ([`crate::mcts::Guided`]).
+    pub rules_value: f32,
 }
 
 impl Default for SearchConfig {
@@ -141,6 +144,7 @@ impl Default for SearchConfig {
             max_nodes: 5_000_000,
             quiet_leaves: false,
             rules_prior: 0.0,
+            rules_value: 0.0,
         }
     }
 }
@@ -164,12 +168,13 @@ impl SearchConfig {
 
     /// The search a net trained under this (self-play) search plays with: the defaults
     /// of play, `simulations`, and the same help from the rules (quiet leaves, rules
-    /// priors) it learned under.
+    /// priors and values) it learned under.
     pub fn for_play(&self, simulations: u32) -> SearchConfig {
         SearchConfig {
             simulations,
             quiet_leaves: self.quiet_leaves,
             rules_prior: self.rules_prior,
+            rules_value: self.rules_value,
             ..SearchConfig::default()
         }
     }
@@ -182,7 +187,7 @@ impl SearchConfig {
 
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 13] = [
+        let checks: [(bool, &str); 14] = [
             (self.simulations >= 1, "simulations must be at least 1"),
             ((1..=4096).contains(&self.batch_size), "batch_size must be 1 to 4096"),
             (self.c_puct > 0.0, "c_puct must be positive"),
@@ -196,6 +201,7 @@ impl SearchConfig {
             ((0.0..=1.0).contains(&self.resign_playthrough), "resign_playthrough must be in [0, 1]"),
             (self.max_nodes >= 2, "max_nodes must be at least 2"),
             ((0.0..=1.0).contains(&self.rules_prior), "rules_prior must be in [0, 1]"),
+            ((0.0..=1.0).contains(&self.rules_value), "rules_value must be in [0, 1]"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(format!("search config: {why}")),

@@ -1,5 +1,5 @@
-//! What the rules add to a learned evaluator: the value read at quiet positions, and
-//! priors that know captures and checks.
+//! What the rules add to a learned evaluator: the value read at quiet positions, mixed
+//! with the settled material count, and priors that know captures and checks.
 //!
 //! - **Quiet leaves.** A leaf of the search is often a position in the middle of an
 //!   exchange — a piece just taken and not yet taken back, or left where it can be taken.
@@ -13,18 +13,23 @@
 //!   `(1 − w)·net + w·rules`, the rules' share being [`Material::move_weights`] normalized
 //!   (captures by the victim's worth, checks): a young net's policy, trained on a few
 //!   thousand games, puts next to nothing on taking a piece left hanging.
+//! - **Rules value.** With `rules_value` = w > 0 each leaf's value is
+//!   `(1 − w)·net + w·material`, the material share being the settled material count's
+//!   value ([`super::MaterialEvaluator::settled`]): exact where the young net's estimate
+//!   of material is noisy, so that the net's share adds what material does not say.
 
 use super::evaluator::{Batch, Evaluator, Wdl};
-use super::material::Material;
+use super::material::{Material, MaterialEvaluator};
 use crate::game::Game;
 
-/// An evaluator with the rules' help, as [`super::SearchConfig`]'s `quiet_leaves` and
-/// `rules_prior` say (with neither, exactly `inner`).
+/// An evaluator with the rules' help, as [`super::SearchConfig`]'s `quiet_leaves`,
+/// `rules_prior` and `rules_value` say (with none of them, exactly `inner`).
 #[derive(Clone, Debug)]
 pub struct Guided<G: Game, E> {
     inner: E,
     quiet_leaves: bool,
     rules_prior: f32,
+    rules_value: f32,
     /// The quiet positions of the leaves that have captures to settle.
     quiet: Batch<G>,
     /// For each of them: its leaf's index in the batch, and whether its side to move is
@@ -41,6 +46,7 @@ impl<G: Game, E> Guided<G, E> {
             inner,
             quiet_leaves: config.quiet_leaves,
             rules_prior: config.rules_prior,
+            rules_value: config.rules_value,
             quiet: Batch::new(),
             leaves: Vec::new(),
             weights: Vec::new(),
@@ -72,6 +78,24 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
             for (prior, weight) in priors.iter_mut().zip(&self.weights) {
                 *prior = (1.0 - w) * (*prior / learned + uniform) + w * weight / total;
             }
+        }
+    }
+
+    /// Mixes the settled material count's value into every leaf's value.
+    fn mix_rules_values(&mut self, batch: &mut Batch<G>) {
+        let w = self.rules_value;
+        let material = MaterialEvaluator::settled();
+        for i in 0..batch.len() {
+            let counted = Wdl::from_value(material.value_of(batch.game(i).settled_material()));
+            let learned = batch.value(i);
+            batch.set_value(
+                i,
+                Wdl {
+                    win: (1.0 - w) * learned.win + w * counted.win,
+                    draw: (1.0 - w) * learned.draw + w * counted.draw,
+                    loss: (1.0 - w) * learned.loss + w * counted.loss,
+                },
+            );
         }
     }
 
@@ -118,6 +142,9 @@ impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
         }
         if self.quiet_leaves {
             self.read_values_at_quiet_positions(batch);
+        }
+        if self.rules_value > 0.0 {
+            self.mix_rules_values(batch);
         }
     }
 }

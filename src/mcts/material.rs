@@ -60,6 +60,11 @@ impl MaterialEvaluator {
     pub fn settled() -> Self {
         MaterialEvaluator { settled: true, ..MaterialEvaluator::default() }
     }
+
+    /// The value of a balance (in soldiers, from the side to move's view).
+    pub fn value_of(&self, balance: f32) -> f32 {
+        self.cap * (balance / self.scale).tanh()
+    }
 }
 
 impl<G: Material> Evaluator<G> for MaterialEvaluator {
@@ -68,8 +73,7 @@ impl<G: Material> Evaluator<G> for MaterialEvaluator {
             let (game, moves, priors) = batch.entry_mut(i);
             game.move_weights(moves, priors);
             let balance = if self.settled { game.settled_material() } else { game.material() };
-            let value = self.cap * (balance / self.scale).tanh();
-            batch.set_value(i, Wdl::from_value(value));
+            batch.set_value(i, Wdl::from_value(self.value_of(balance)));
         }
     }
 }
