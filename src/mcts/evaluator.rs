@@ -35,6 +35,12 @@ impl Wdl {
         self.win - self.loss
     }
 
+    /// `(1 − w)·self + w·other`, each probability mixed.
+    pub fn mixed(self, other: Wdl, w: f32) -> Wdl {
+        let mix = |a: f32, b: f32| (1.0 - w) * a + w * b;
+        Wdl { win: mix(self.win, other.win), draw: mix(self.draw, other.draw), loss: mix(self.loss, other.loss) }
+    }
+
     /// The same estimate from the other player's view.
     pub fn flipped(self) -> Wdl {
         Wdl { win: self.loss, draw: self.draw, loss: self.win }

@@ -6,7 +6,7 @@
 //!   A classical engine never trusts its evaluation there: it plays the captures out
 //!   (quiescence) and evaluates the quiet position at the end. With `quiet_leaves` the
 //!   value is the evaluator's at the end of the settling captures
-//!   ([`Material::settling_captures`]), seen from the leaf's side to move; the priors stay
+//!   ([`Material::settled_line`]), seen from the leaf's side to move; the priors stay
 //!   the leaf's own. A net that has seen mostly quiet positions in its games is then asked
 //!   mostly about them.
 //! - **Rules priors.** With `rules_prior` = w > 0 each leaf's priors are
@@ -35,6 +35,9 @@ pub struct Guided<G: Game, E> {
     /// For each of them: its leaf's index in the batch, and whether its side to move is
     /// the leaf's opponent.
     leaves: Vec<(usize, bool)>,
+    /// Each leaf's settled material balance, and one leaf's settling captures.
+    balances: Vec<f32>,
+    line: Vec<G::Move>,
     /// One leaf's rules weights.
     weights: Vec<f32>,
 }
@@ -49,13 +52,10 @@ impl<G: Game, E> Guided<G, E> {
             rules_value: config.rules_value,
             quiet: Batch::new(),
             leaves: Vec::new(),
+            balances: Vec::new(),
+            line: Vec::new(),
             weights: Vec::new(),
         }
-    }
-
-    /// The evaluator it helps.
-    pub fn inner(&self) -> &E {
-        &self.inner
     }
 }
 
@@ -81,37 +81,30 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
         }
     }
 
-    /// Mixes the settled material count's value into every leaf's value.
+    /// Mixes the settled material count's value (of `balances`) into every leaf's value.
     fn mix_rules_values(&mut self, batch: &mut Batch<G>) {
-        let w = self.rules_value;
         let material = MaterialEvaluator::settled();
-        for i in 0..batch.len() {
-            let counted = Wdl::from_value(material.value_of(batch.game(i).settled_material()));
-            let learned = batch.value(i);
-            batch.set_value(
-                i,
-                Wdl {
-                    win: (1.0 - w) * learned.win + w * counted.win,
-                    draw: (1.0 - w) * learned.draw + w * counted.draw,
-                    loss: (1.0 - w) * learned.loss + w * counted.loss,
-                },
-            );
+        for (i, &balance) in self.balances.iter().enumerate() {
+            let counted = Wdl::from_value(material.value_of(balance));
+            batch.set_value(i, batch.value(i).mixed(counted, self.rules_value));
         }
     }
 
-    /// Replaces the value of every leaf with captures to settle by the value at the end
-    /// of them.
-    fn read_values_at_quiet_positions(&mut self, batch: &mut Batch<G>) {
+    /// Settles every leaf's captures once (its balance into `balances`) and, with quiet
+    /// leaves, replaces the value of every leaf with captures to settle by the value at
+    /// the end of them.
+    fn settle_leaves(&mut self, batch: &mut Batch<G>) {
         self.quiet.clear();
         self.leaves.clear();
+        self.balances.clear();
         for i in 0..batch.len() {
-            let captures = batch.game(i).settling_captures();
-            if captures.is_empty() {
+            self.balances.push(batch.game(i).settled_line(&mut self.line));
+            if !self.quiet_leaves || self.line.is_empty() {
                 continue;
             }
             let leaf = batch.game(i);
             let mut game = leaf.clone();
-            for &mv in &captures {
+            for &mv in &self.line {
                 game.play(mv);
             }
             match game.status().value_for(leaf.to_move()) {
@@ -140,8 +133,8 @@ impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
         if self.rules_prior > 0.0 {
             self.mix_rules_priors(batch);
         }
-        if self.quiet_leaves {
-            self.read_values_at_quiet_positions(batch);
+        if self.quiet_leaves || self.rules_value > 0.0 {
+            self.settle_leaves(batch);
         }
         if self.rules_value > 0.0 {
             self.mix_rules_values(batch);

@@ -25,12 +25,13 @@ pub trait Material: Game {
     /// quiet move, more for captures of valuable pieces and for checks.
     fn move_weights(&self, moves: &[Self::Move], out: &mut [f32]);
 
-    /// The captures along the principal line of [`Material::settled_material`]'s search,
-    /// stopping where standing pat is best or the side to move is in check: the way to
-    /// the quiet position whose balance that search counts. Empty for a quiet position,
-    /// and by default.
-    fn settling_captures(&self) -> Vec<Self::Move> {
-        Vec::new()
+    /// [`Material::settled_material`], with the captures along its search's principal line
+    /// into `line` (cleared first), stopping where standing pat is best or the side to move
+    /// is in check: the way to the quiet position whose balance it counts. The line is empty
+    /// for a quiet position, and by default.
+    fn settled_line(&self, line: &mut Vec<Self::Move>) -> f32 {
+        line.clear();
+        self.settled_material()
     }
 }
 
@@ -127,15 +128,19 @@ impl Material for Xiangqi {
         settle(self.board(), xiangqi_balance(self.board()), -MATED, MATED, 0).0
     }
 
-    fn settling_captures(&self) -> Vec<xiangqi::Move> {
+    fn settled_line(&self, line: &mut Vec<xiangqi::Move>) -> f32 {
+        line.clear();
         let mut board = *self.board();
-        let mut line = Vec::new();
-        while line.len() < SETTLE_PLIES && !board.in_check(board.side_to_move()) {
-            let Some(mv) = settle(&board, xiangqi_balance(&board), -MATED, MATED, 0).1 else { break };
+        let (settled, mut next) = settle(&board, xiangqi_balance(&board), -MATED, MATED, 0);
+        while let Some(mv) = next {
+            if line.len() >= SETTLE_PLIES || board.in_check(board.side_to_move()) {
+                break;
+            }
             line.push(mv);
             board.play(mv);
+            next = settle(&board, xiangqi_balance(&board), -MATED, MATED, 0).1;
         }
-        line
+        settled
     }
 }
 
