@@ -263,7 +263,8 @@ impl Config {
     /// Reads and checks the config file at `path`.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError { file: file.clone(), why: e.to_string() })?;
+        let text =
+            crate::text_file::read_text(path).map_err(|e| ConfigError { file: file.clone(), why: e.to_string() })?;
         Config::parse(&text, &file)
     }
 

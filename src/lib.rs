@@ -13,5 +13,6 @@ pub mod nn;
 pub mod play;
 pub mod search;
 pub mod selfplay;
+pub mod text_file;
 pub mod train;
 pub mod web;

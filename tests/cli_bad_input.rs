@@ -182,6 +182,9 @@ fn a_directory_or_a_device_where_a_file_belongs_is_refused() {
     assert_fails(&["export", "--checkpoint", &xiangqi, "--out", &pipe], "not a regular file");
     assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
     assert!(Path::new(&dir).read_dir().unwrap().next().is_none(), "nothing written into the directory");
+    // A device that never ends is refused after a bounded read, not read forever.
+    assert_fails(&["train", "--config", "/dev/zero"], "longer than 64 MiB");
+    assert_fails(&["notation", "--record", "/dev/zero", "--to", "wxf"], "longer than 64 MiB");
 }
 
 #[test]

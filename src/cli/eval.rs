@@ -95,7 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn xiangqi_starts(file: Option<&std::path::Path>, rules: &RuleSettings) -> anyhow::Result<Vec<Start<Xiangqi>>> {
     let openings: Vec<OwnedOpening> = match file {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text =
+                xiangqi_zero::text_file::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
             parse_openings(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?
         }
         None => builtin_openings().iter().map(OwnedOpening::from).collect(),

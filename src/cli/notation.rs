@@ -37,7 +37,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (fen, texts) = match &args.record {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text =
+                xiangqi_zero::text_file::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
             let record = ImportedRecord::read(&text).map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
             (record.start().to_string(), record.moves)
         }

@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The game a record holds, played to its last move.
 fn recorded_game(path: &Path) -> anyhow::Result<Xiangqi> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = xiangqi_zero::text_file::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
     let record = ImportedRecord::read(&text).map_err(|why| anyhow!("{}: {why}", path.display()))?;
     record.replay().map_err(|why| anyhow!("{}: {why}", path.display()))
 }
