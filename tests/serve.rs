@@ -100,6 +100,15 @@ fn two_players_and_two_spectators_play_to_mate() {
     assert!(pgn.contains(&format!("[FEN \"{MATE_FEN}\"]")), "{pgn}");
     assert!(pgn.contains("1. A8-A7 A3-A2 2. A7-A8 A2-B2 3. I0-I9"), "{pgn}");
     assert!(pgn.contains("1-0"), "{pgn}");
+    // In the notation the page chose (worked out by hand: Red's a-file is its 9th, Black's its 1st).
+    let (_, pgn) = http(addr, &format!("/api/games/{id}/pgn?notation=wxf"), None);
+    let pgn = pgn.as_str().unwrap().to_string();
+    assert!(pgn.contains("[Format \"WXF\"]") && pgn.contains("1. R9-1 P1+1 2. R9+1 P1.2 3. R1+9"), "{pgn}");
+    let (_, pgn) = http(addr, &format!("/api/games/{id}/pgn?notation=chinese"), None);
+    assert!(pgn.as_str().unwrap().contains("车九退一"), "{pgn}");
+    let (status, refused) = http(addr, &format!("/api/games/{id}/pgn?notation=klingon"), None);
+    assert_eq!(status, 400);
+    assert!(refused["error"].as_str().unwrap().contains("unknown notation `klingon`"), "{refused}");
     let (_, lobby) = http(addr, "/api/lobby", None);
     assert_eq!(lobby["games"], serde_json::json!([]));
 }

@@ -14,6 +14,10 @@ use std::collections::BTreeMap;
 /// A short mate from the start position (`xiangqi-zero status` says `1-0 checkmate 9`):
 /// a cannon takes the central soldier and moves to e7, the other comes to e4 behind it.
 const MATE_LINE: [&str; 9] = ["h2e2", "a6a5", "e2e6", "i6i5", "e6e7", "a5a4", "b2b4", "i5i4", "b4e4"];
+/// That line in WXF and in Chinese, worked out by hand (Red's files counted from Red's
+/// right in Chinese numerals, Black's from Black's right in figures).
+const MATE_LINE_WXF: &str = "C2.5 P1+1 C5+4 P9+1 C5+1 P1+1 C8+2 P9+1 C8.5";
+const MATE_LINE_CHINESE: &str = "炮二平五 卒1进1 炮五进四 卒9进1 炮五进一 卒1进1 炮八进二 卒9进1 炮八平五";
 
 const PHONE: (u32, u32) = (390, 844);
 const DESKTOP: (u32, u32) = (1280, 900);
@@ -50,6 +54,12 @@ fn piece_at(square: &str) -> String {
     format!("((document.querySelector('svg.board .piece[data-square=\"{square}\"]') || {{dataset: {{}}}}).dataset.piece || '')")
 }
 
+/// The moves of the move list as the protocol knows them (ICCS), whatever notation shows.
+fn moves_listed() -> &'static str {
+    "[...document.querySelectorAll('.moves .move')].map(b => b.dataset.move).join(' ')"
+}
+
+/// The moves of the move list as shown.
 fn moves_shown() -> &'static str {
     "[...document.querySelectorAll('.moves .move')].map(b => b.textContent).join(' ')"
 }
@@ -71,7 +81,7 @@ async fn click_move(page: &Page<'_>, from: &str, to: &str, ply: usize) {
     page.wait_for(
         &format!("{piece} moved {from}→{to}"),
         &format!(
-            "(document.querySelectorAll('.moves .move')[{index}] || {{}}).textContent === '{from}{to}' \
+            "((document.querySelectorAll('.moves .move')[{index}] || {{}}).dataset || {{}}).move === '{from}{to}' \
              && {} === '{piece}' && {} === '' \
              && (document.querySelectorAll('.moves .move').length > {ply} || !!document.querySelector('.last-move[data-square=\"{to}\"]'))",
             piece_at(to),
@@ -122,7 +132,8 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
         page.eval("!!document.querySelector('.check-mark[data-square=\"e9\"]')").await.as_bool().unwrap(),
         "e9 marked in check"
     );
-    assert_eq!(page.eval(moves_shown()).await, MATE_LINE.join(" "), "the move list");
+    assert_eq!(page.eval(moves_listed()).await, MATE_LINE.join(" "), "the move list");
+    assert_eq!(page.eval(moves_shown()).await, MATE_LINE_WXF, "the move list in WXF, the default");
     assert_eq!(page.eval("document.querySelectorAll('.hit').length").await, 90, "90 points on the board");
     page.click(".hit[data-square=\"e9\"]").await;
     assert_eq!(page.eval("document.querySelectorAll('.target').length").await, 0, "no moves after the mate");
@@ -246,8 +257,43 @@ async fn online_and_watch(page: &Page<'_>, base: &str) {
     page.click(".hit[data-square=\"h2\"]").await;
     page.click(".hit[data-square=\"e2\"]").await;
     page.wait_for("the suggestion's tally", "!!document.querySelector('.tally li[data-move=\"h2e2\"]')").await;
+    assert_eq!(page.text(".tally li[data-move=\"h2e2\"] .move").await, "C2.5", "the suggestion named in WXF");
     assert_eq!(page.eval(&piece_at("h2")).await, "C", "the real position stays on the spectator's board");
     assert_eq!(page.eval("document.querySelectorAll('.moves .move').length").await, 0, "no move made by suggesting");
+}
+
+/// Issue 19: the move list's notation switch (WXF by default, Chinese, ICCS), remembered
+/// after a reload, drawn with the shipped font, and the PGN link in the chosen notation.
+async fn notation_switch(page: &Page<'_>) {
+    assert_eq!(
+        page.eval("document.querySelector('.notation-switch [aria-pressed=\"true\"]').dataset.notation").await,
+        "wxf"
+    );
+    page.click(".notation-switch [data-notation=\"chinese\"]").await;
+    page.wait_for("the moves in Chinese", &format!("{} === '{MATE_LINE_CHINESE}'", moves_shown())).await;
+    assert_eq!(
+        page.eval(CHARACTERS_NOT_DRAWN).await,
+        serde_json::json!([]),
+        "characters the move list's font does not draw"
+    );
+    assert!(page
+        .eval("document.querySelector('a.pgn').href")
+        .await
+        .as_str()
+        .unwrap()
+        .ends_with("/pgn?notation=chinese"));
+    page.screenshot("move-list-chinese-desktop").await;
+    page.client.refresh().await.expect("the page reloads");
+    page.wait_for("the moves in Chinese after a reload", &format!("{} === '{MATE_LINE_CHINESE}'", moves_shown())).await;
+    page.client.set_window_size(PHONE.0, PHONE.1).await.expect("a phone-sized window");
+    page.eval("document.querySelector('.move-list').scrollIntoView({block: 'center'})").await;
+    page.screenshot("move-list-chinese-phone").await;
+    page.client.set_window_size(DESKTOP.0, DESKTOP.1).await.expect("a desktop-sized window");
+    page.click(".notation-switch [data-notation=\"iccs\"]").await;
+    page.wait_for("the moves in ICCS", &format!("{} === '{}'", moves_shown(), MATE_LINE.join(" "))).await;
+    page.click(".notation-switch [data-notation=\"wxf\"]").await;
+    page.wait_for("the moves in WXF", &format!("{} === '{MATE_LINE_WXF}'", moves_shown())).await;
+    page.screenshot("move-list-wxf-desktop").await;
 }
 
 #[test]
@@ -258,6 +304,7 @@ fn the_page_plays_in_a_real_browser() {
     let base = &session.base;
     session.run(async {
         local_xiangqi_to_mate(&page, base).await;
+        notation_switch(&page).await;
         engine_reply(&page, base).await;
         banqi_flip(&page, base).await;
         online_and_watch(&page, base).await;
@@ -274,7 +321,9 @@ const CHARACTERS_NOT_DRAWN: &str = r#"(async () => {
   const { pieceGlyph } = await import('/assets/pieces.js');
   const pieces = [...'KABNRCPGMkabnrcpgm'].map(pieceGlyph).join('');
   const notation = '一二三四五六七八九１２３４５６７８９进進退平前中后後帅将马车';
-  const checks = [['.piece-glyph', pieces + notation], ['.river-text', '楚河漢界'], ['.brand-glyph', '帥']];
+  const checks = [['.piece-glyph', pieces + notation], ['.river-text', '楚河漢界'], ['.brand-glyph', '帥'],
+    ['.moves .move', notation], ['.notation-switch [data-notation="chinese"]', '中文']]
+    .filter(([selector]) => document.querySelector(selector));
   const unquoted = (family) => family.trim().replace(/^"|"$/g, '');
   const shipped = new Set([...document.fonts].map((face) => unquoted(face.family)));
   const canvas = document.createElement('canvas');

@@ -47,9 +47,10 @@ export function joinGame(id) {
   return request("POST", `/api/games/${encodeURIComponent(id)}/join`);
 }
 
-/** The address of a game's PGN. */
-export function pgnUrl(id) {
-  return `/api/games/${encodeURIComponent(id)}/pgn`;
+/** The address of a game's PGN, its Xiangqi moves in `notation` (iccs, wxf, chinese) when given. */
+export function pgnUrl(id, notation) {
+  const query = notation ? `?notation=${notation}` : "";
+  return `/api/games/${encodeURIComponent(id)}/pgn${query}`;
 }
 
 /** The absolute address of one of the server's links ("/#/g/<id>?token=…"). */

@@ -10,6 +10,7 @@ import { GameConnection } from "./connection.js";
 import { copyText, h } from "./dom.js";
 import { GameHistory } from "./history.js";
 import { MoveList } from "./move-list.js";
+import { chosenNotation, legalMoveName } from "./notation.js";
 import { toast } from "./toast.js";
 
 const CONFIRM_MS = 3000;
@@ -74,7 +75,7 @@ export class GameView {
     const boardBox = h("div", { class: "board-box" });
     this.board = new BoardView(boardBox, (move) => this.chose(move));
     this.status = h("div", { id: "status", class: "status", role: "status" }, "Connecting…");
-    this.moveList = new MoveList((ply) => this.view(ply));
+    this.moveList = new MoveList((ply) => this.view(ply), () => this.render());
     this.actions = h("div", { class: "actions" });
     this.share = h("div", { class: "share" });
     this.suggestions = h("div", { class: "suggestions" });
@@ -178,7 +179,8 @@ export class GameView {
     this.renderSeats();
     this.renderStatus(latest);
     this.renderActions();
-    this.moveList.update(state.moves, this.boards.map(Boolean), this.viewPly ?? state.moves.length);
+    const names = state.game === "xiangqi" ? state.move_names : null;
+    this.moveList.update(state.moves, this.boards.map(Boolean), this.viewPly ?? state.moves.length, names);
     this.renderSuggestions();
     this.renderShare();
     document.title = `${capitalized(state.game)} · ${state.status.over ? state.status.result : this.seatLabel(state.to_move) + " to move"}`;
@@ -248,7 +250,7 @@ export class GameView {
       button("Accept draw", "accept-draw", () => this.send("accept_draw"), live && opponentOffers),
       button("Decline draw", "decline-draw", () => this.send("decline_draw"), live && opponentOffers),
       button("Copy FEN", "copy-fen", () => this.copy(state.fen, "FEN copied")),
-      h("a", { class: "button pgn", href: pgnUrl(state.id), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
+      h("a", { class: "button pgn", href: pgnUrl(state.id, state.game === "xiangqi" ? chosenNotation() : null), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
       h("a", { class: "button", href: "#/" }, "New game"),
     ];
     this.actions.replaceChildren(...buttons.filter(Boolean));
@@ -281,15 +283,15 @@ export class GameView {
     const lines = [];
     if (spectator && !this.state.status.over) {
       lines.push(h("p", { class: "hint-text" }, this.mySuggestion
-        ? `Your suggestion: ${this.mySuggestion}`
+        ? `Your suggestion: ${legalMoveName(this.state, this.mySuggestion)}`
         : `You are watching (${this.state.spectators} watching). Move a piece to suggest ${this.seatLabel(this.state.to_move)}'s next move.`));
     }
     if (tally.length) {
       lines.push(h("h3", {}, "Suggested moves"));
       lines.push(h("ul", { class: "tally" }, tally.map(([move, count]) =>
-        h("li", { "data-move": move }, [h("span", { class: "move" }, move), ` × ${count}`]))));
+        h("li", { "data-move": move }, [h("span", { class: "move" }, legalMoveName(this.state, move)), ` × ${count}`]))));
     }
-    if (this.hint) lines.push(h("p", { class: "hint-text" }, `Hint: ${this.hint}`));
+    if (this.hint) lines.push(h("p", { class: "hint-text" }, `Hint: ${legalMoveName(this.state, this.hint)}`));
     this.suggestions.replaceChildren(...lines);
   }
 

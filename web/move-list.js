@@ -1,11 +1,14 @@
-// The move list in ICCS, two plies a line, with buttons to step through the game: a
-// ply whose board is known can be clicked to view it.
+// The move list, two plies a line, in the chosen notation (a switch above it, for
+// Xiangqi), with buttons to step through the game: a ply whose board is known can be
+// clicked to view it.
 
 import { h } from "./dom.js";
+import { chosenNotation, moveName, NotationSwitch } from "./notation.js";
 
-/** The list and its step buttons; `onView(ply)` is called with the ply to show. */
+/** The list, its notation switch and its step buttons; `onView(ply)` is called with the
+ *  ply to show, `onNotation()` after another notation was chosen. */
 export class MoveList {
-  constructor(onView) {
+  constructor(onView, onNotation) {
     this.onView = onView;
     this.list = h("ol", { class: "moves", "aria-label": "moves" });
     const step = (label, title, target) =>
@@ -16,8 +19,10 @@ export class MoveList {
       step("›", "next move", () => this.viewed + 1),
       step("»", "latest position", () => this.moves.length),
     ]);
-    this.element = h("div", { class: "move-list" }, [this.list, this.buttons]);
+    this.notation = new NotationSwitch(onNotation);
+    this.element = h("div", { class: "move-list" }, [this.notation.element, this.list, this.buttons]);
     this.moves = [];
+    this.names = [];
     this.known = [];
     this.viewed = 0;
   }
@@ -27,11 +32,14 @@ export class MoveList {
     if (this.known[clamped]) this.onView(clamped);
   }
 
-  /** Redraws with the game's `moves`, which plies are `known`, and the `viewed` ply. */
-  update(moves, known, viewed) {
+  /** Redraws with the game's `moves` and their `names` (null for Banqi, which has no
+   *  notation switch), which plies are `known`, and the `viewed` ply. */
+  update(moves, known, viewed, names) {
     this.moves = moves;
     this.known = known;
     this.viewed = viewed;
+    this.names = names;
+    this.notation.element.hidden = !names;
     const rows = [];
     for (let index = 0; index < moves.length; index += 2) {
       rows.push(h("li", {}, [
@@ -59,7 +67,7 @@ export class MoveList {
   moveButton(ply) {
     return h("button", {
       type: "button", class: ply === this.viewed ? "move viewed" : "move",
-      "data-ply": ply, disabled: !this.known[ply], onclick: () => this.go(ply),
-    }, this.moves[ply - 1]);
+      "data-ply": ply, "data-move": this.moves[ply - 1], disabled: !this.known[ply], onclick: () => this.go(ply),
+    }, moveName(this.moves[ply - 1], this.names?.[ply - 1], chosenNotation()));
   }
 }

@@ -106,10 +106,20 @@ async fn summary(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respons
     }
 }
 
-async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+/// The game's PGN, its Xiangqi moves in `?notation=` (`iccs`, the default, `wxf`, `chinese`).
+async fn pgn(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let notation = match query.get("notation").map(|text| text.parse::<Notation>()) {
+        None => Notation::Iccs,
+        Some(Ok(notation)) => notation,
+        Some(Err(why)) => return error(StatusCode::BAD_REQUEST, &why),
+    };
     match hub.room(&id) {
         Some(room) => {
-            let text = room.record().to_pgn("xiangqi-zero serve", Notation::Iccs);
+            let text = room.record().to_pgn("xiangqi-zero serve", notation);
             ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
         }
         None => unknown_game(&id),

@@ -182,6 +182,15 @@ pub struct ClockView {
     pub increment_ms: u64,
 }
 
+/// A Xiangqi move as players read it (the protocol's own move texts are ICCS).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct MoveNames {
+    /// WXF: `C2.5`.
+    pub wxf: String,
+    /// Chinese: `炮二平五`.
+    pub chinese: String,
+}
+
 /// The `state` frame: everything a client draws.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct State {
@@ -206,12 +215,16 @@ pub struct State {
     pub fen: String,
     /// The moves as recorded (Banqi flips with the piece: `b3b3:R`).
     pub moves: Vec<String>,
+    /// Xiangqi: each of `moves` in WXF and Chinese (empty for Banqi).
+    pub move_names: Vec<MoveNames>,
     /// The board's cells, top rank first: `""` empty, a FEN letter, `X` face-down.
     pub board: Vec<String>,
     /// The seat to move.
     pub to_move: String,
     /// The legal moves of the side to move (empty when over).
     pub legal: Vec<String>,
+    /// Xiangqi: each of `legal` in WXF and Chinese (empty for Banqi).
+    pub legal_names: Vec<MoveNames>,
     /// Xiangqi: the square of the general in check.
     pub check: Option<String>,
     /// The last move.

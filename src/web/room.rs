@@ -378,7 +378,9 @@ impl Room {
             _ => return Err("the engine does not take draw offers".to_string()),
         };
         match frame {
-            ClientFrame::OfferDraw if inner.draw_offer == Some(seat.opponent()) => self.finish(inner, None, "agreement"),
+            ClientFrame::OfferDraw if inner.draw_offer == Some(seat.opponent()) => {
+                self.finish(inner, None, "agreement")
+            }
             ClientFrame::OfferDraw => {
                 inner.draw_offer = Some(seat);
                 self.changed(inner);
@@ -527,9 +529,11 @@ impl Room {
             start: inner.table.start(),
             fen: snapshot.fen,
             moves: inner.table.moves().to_vec(),
+            move_names: inner.table.move_names().to_vec(),
             board: snapshot.board,
             to_move: seat_str(snapshot.to_move).to_string(),
             legal: if inner.over() { Vec::new() } else { snapshot.legal },
+            legal_names: if inner.over() { Vec::new() } else { snapshot.legal_names },
             check: snapshot.check,
             last: inner.table.moves().last().map(|mv| mv.split(':').next().unwrap_or_default().to_string()),
             status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),

@@ -7,9 +7,10 @@ use std::convert::Infallible;
 
 use rand::rngs::StdRng;
 
+use super::protocol::MoveNames;
 use crate::eval::{Playable, PlayerSpec};
 use crate::game::banqi::{self, Banqi, Piece};
-use crate::game::xiangqi::Xiangqi;
+use crate::game::xiangqi::{Notation, Xiangqi};
 use crate::game::{sample_outcome, Game, GameError, Player as Seat, Status};
 use crate::play::View;
 use crate::search::Limits;
@@ -24,6 +25,9 @@ pub trait Board: View {
     fn color_of(&self, seat: Seat) -> Option<String>;
     /// Reads a chance outcome as recorded after a move (`R` in `b3b3:R`).
     fn parse_outcome(text: &str) -> Option<Self::Outcome>;
+    /// `mv`, a legal move here, as players read it; `None` where the game has only its
+    /// move texts.
+    fn names(&self, mv: Self::Move) -> Option<MoveNames>;
 }
 
 impl Board for Xiangqi {
@@ -48,6 +52,11 @@ impl Board for Xiangqi {
     fn parse_outcome(_: &str) -> Option<Infallible> {
         None
     }
+
+    fn names(&self, mv: Self::Move) -> Option<MoveNames> {
+        let board = self.board();
+        Some(MoveNames { wxf: board.move_text(mv, Notation::Wxf), chinese: board.move_text(mv, Notation::Chinese) })
+    }
 }
 
 impl Board for Banqi {
@@ -69,9 +78,7 @@ impl Board for Banqi {
     }
 
     fn color_of(&self, seat: Seat) -> Option<String> {
-        Banqi::color_of(self, seat).map(|color| {
-            if color == banqi::Color::Red { "red" } else { "black" }.to_string()
-        })
+        Banqi::color_of(self, seat).map(|color| if color == banqi::Color::Red { "red" } else { "black" }.to_string())
     }
 
     fn parse_outcome(text: &str) -> Option<Piece> {
@@ -80,6 +87,10 @@ impl Board for Banqi {
             (Some(letter), None) => Piece::from_letter(letter),
             _ => None,
         }
+    }
+
+    fn names(&self, _: Self::Move) -> Option<MoveNames> {
+        None
     }
 }
 
@@ -94,6 +105,8 @@ pub struct Snapshot {
     pub to_move: Seat,
     /// The legal moves (empty when the rules have ended the game).
     pub legal: Vec<String>,
+    /// The legal moves as players read them (see [`Board::names`]; empty for Banqi).
+    pub legal_names: Vec<MoveNames>,
     /// The general in check.
     pub check: Option<String>,
     /// The colour of each seat (first, second), once known.
@@ -110,6 +123,8 @@ pub trait Table: Send + Sync {
     fn start(&self) -> String;
     /// The moves as recorded: move text, then `:` and each chance outcome (`b3b3:R`).
     fn moves(&self) -> &[String];
+    /// The moves as players read them (see [`Board::names`]; empty for Banqi).
+    fn move_names(&self) -> &[MoveNames];
     /// Checks `text` as the next move and draws its chance outcomes with `rng`: the
     /// move as it is to be recorded, or why it cannot be played. Changes nothing.
     fn prepare(&self, text: &str, rng: &mut StdRng) -> Result<String, String>;
@@ -153,11 +168,12 @@ struct Match<G: Board> {
     start: G,
     game: G,
     moves: Vec<String>,
+    names: Vec<MoveNames>,
 }
 
 impl<G: Board> Match<G> {
     fn new(start: G) -> Self {
-        Match { game: start.clone(), start, moves: Vec::new() }
+        Match { game: start.clone(), start, moves: Vec::new(), names: Vec::new() }
     }
 
     /// `text` read as a legal move here.
@@ -183,6 +199,10 @@ impl<G: Board> Table for Match<G> {
 
     fn moves(&self) -> &[String] {
         &self.moves
+    }
+
+    fn move_names(&self) -> &[MoveNames] {
+        &self.names
     }
 
     fn prepare(&self, text: &str, rng: &mut StdRng) -> Result<String, String> {
@@ -218,6 +238,7 @@ impl<G: Board> Table for Match<G> {
         if parts.next().is_some() {
             return Err(format!("`{recorded}` has more outcomes than chance events"));
         }
+        self.names.extend(self.game.names(mv));
         self.game = game;
         self.moves.push(recorded.to_string());
         Ok(())
@@ -238,6 +259,7 @@ impl<G: Board> Table for Match<G> {
             board: self.game.cells(),
             to_move: self.game.to_move(),
             legal: legal.iter().map(ToString::to_string).collect(),
+            legal_names: legal.iter().filter_map(|&mv| self.game.names(mv)).collect(),
             check: self.game.check(),
             colors: [self.game.color_of(Seat::First), self.game.color_of(Seat::Second)],
             status,

@@ -40,6 +40,9 @@ impl Browser {
         let port = free_port();
         let mut command = Command::new(chromedriver);
         command.arg(format!("--port={port}"));
+        if let Some(fonts) = latin_fonts_only() {
+            command.env("FONTCONFIG_FILE", fonts);
+        }
         let driver = Listening::start(command, port);
         let capabilities = json!({
             "goog:chromeOptions": {
@@ -56,4 +59,26 @@ impl Browser {
             .expect("a WebDriver session with headless Chromium");
         Browser { client, _driver: driver }
     }
+}
+
+/// Where DejaVu's fonts lie on Debian: the only fonts the browser is shown.
+const LATIN_FONTS: &str = "/usr/share/fonts/truetype/dejavu";
+
+/// A fontconfig file that shows the browser DejaVu's fonts alone (with the system's rules,
+/// so that `sans-serif` is still DejaVu Sans), so that the page is
+/// tested as on a machine without CJK fonts whatever this one has installed (the page
+/// ships its own Chinese characters); `None` where DejaVu is not installed there.
+fn latin_fonts_only() -> Option<PathBuf> {
+    if !std::path::Path::new(LATIN_FONTS).is_dir() {
+        return None;
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join("fonts-latin-only.conf");
+    let cache = dir.join("fontconfig-cache");
+    let config = format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig>\n  <dir>{LATIN_FONTS}</dir>\n  <include ignore_missing=\"yes\">/etc/fonts/conf.d</include>\n  <cachedir>{}</cachedir>\n</fontconfig>\n",
+        cache.display()
+    );
+    std::fs::write(&file, config).expect("a fontconfig file in the target directory");
+    Some(file)
 }
