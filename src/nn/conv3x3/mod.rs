@@ -6,6 +6,7 @@
 mod autodiff;
 mod backend;
 mod flex;
+mod kernels;
 
 use burn::backend::Dispatch;
 use burn::nn::conv::Conv2d;
