@@ -66,30 +66,29 @@ fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
 /// the im2col matrix `col`: row `channel · 9 + ky · 3 + kx`, column `image · cells + cell`,
 /// holding the input under tap (ky, kx) of the kernel centred on that cell (0 off the board).
 fn im2col(d: Dims, x: &[f32], images: usize, col: &mut [f32]) {
-    let (width, cells) = (d.width, d.cells());
+    let (height, width, cells) = (d.height, d.width, d.cells());
     let columns = images * cells;
     for (row, taps) in col.chunks_exact_mut(columns).zip(0..d.inputs * 9) {
         let (channel, ky, kx) = (taps / 9, taps % 9 / 3, taps % 3);
+        // Cell p reads cell p + shift of its plane, within the rows that have a row
+        // ky - 1 away; one copy does them all, and the column that reads off the board's
+        // left or right edge (kx 0 or 2) is zeroed after.
+        let shift = (ky as isize - 1) * width as isize + kx as isize - 1;
+        let rows = usize::from(ky == 0) * width..(height - usize::from(ky == 2)) * width;
+        let start = (rows.start as isize).max(-shift).clamp(0, cells as isize) as usize;
+        let end = (rows.end as isize).min(cells as isize - shift).clamp(start as isize, cells as isize) as usize;
         for (image, dst) in row.chunks_exact_mut(cells).enumerate() {
             let plane = &x[(image * d.inputs + channel) * cells..][..cells];
-            for (y, out) in dst.chunks_exact_mut(width).enumerate() {
-                // Row y of the output reads row y + ky - 1 of the input.
-                let Some(src) = (y + ky).checked_sub(1).filter(|&r| r < d.height) else {
-                    out.fill(0.0);
-                    continue;
-                };
-                let src = &plane[src * width..][..width];
-                match kx {
-                    0 => {
-                        out[0] = 0.0;
-                        out[1..].copy_from_slice(&src[..width - 1]);
-                    }
-                    1 => out.copy_from_slice(src),
-                    _ => {
-                        out[..width - 1].copy_from_slice(&src[1..]);
-                        out[width - 1] = 0.0;
-                    }
-                }
+            dst[..start].fill(0.0);
+            if start < end {
+                // start ≥ -shift and end ≤ cells - shift: the source lies in the plane.
+                dst[start..end]
+                    .copy_from_slice(&plane[(start as isize + shift) as usize..(end as isize + shift) as usize]);
+            }
+            dst[end..].fill(0.0);
+            if kx != 1 {
+                let edge = if kx == 0 { 0 } else { width - 1 };
+                dst.iter_mut().skip(edge).step_by(width).for_each(|v| *v = 0.0);
             }
         }
     }
