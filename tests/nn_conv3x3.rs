@@ -2,14 +2,17 @@
 //! output and both gradients agree within 1e-4 of the tensor's scale on random shapes
 //! (odd batches, 1 and many channels, both games' boards and degenerate ones), on strided
 //! inputs and broadcast gradients, with either operand untracked; and the gradient check
-//! rejects a convolution whose forward is right but whose backward is wrong.
+//! rejects a convolution whose forward is right but whose backward is wrong; the net routes
+//! its stem and trunk convs through it, not its 1×1 heads.
 
 use burn::backend::Dispatch;
 use burn::tensor::module::{conv2d, conv2d_weight_backward};
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use xiangqi_zero::nn::conv3x3::{conv3x3, options, Conv3x3Backend};
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::nn::conv3x3::{conv3x3, fits, options, Conv3x3Backend};
+use xiangqi_zero::nn::{Net, NetConfig};
 
 /// `[batch, in, out, height, width]` cases: odd and tiny batches, 1 and many channels,
 /// Xiangqi's 10×9 board (17 input planes), Banqi's 4×8 (34), and 1×1, 2×3, 5×7 boards.
@@ -176,5 +179,16 @@ fn gradient_operations_match_burn() {
         let tracked = on_autodiff(x).require_grad();
         let grads = (reference(tracked.clone(), on_autodiff(w)) * on_autodiff(dy)).sum().backward();
         close(&format!("{shape:?} dx"), ours, tracked.grad(&grads).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn the_stem_and_trunk_convs_fit_and_the_heads_do_not() {
+    for device in [Device::flex(), Device::flex().autodiff()] {
+        let net = Net::new(NetConfig::new::<Xiangqi>(1, 8), &device);
+        let (input, trunk) = (Tensor::<4>::zeros([1, 17, 10, 9], &device), Tensor::<4>::zeros([1, 8, 10, 9], &device));
+        assert!(fits(&net.stem.conv, &input));
+        assert!(fits(&net.blocks[0].first.conv, &trunk) && fits(&net.blocks[0].second.conv, &trunk));
+        assert!(!fits(&net.policy_conv.conv, &trunk) && !fits(&net.value_conv.conv, &trunk));
     }
 }
