@@ -8,9 +8,11 @@
 //!   loaded as safetensors ([`store`]) with their metadata ([`info`]: game, shape,
 //!   [`ENCODING_VERSION`]), exported for use elsewhere ([`mod@export`]), on the device
 //!   [`device::device`] picks.
+//! - [`conv3x3`] gives burn's `flex` backend our own 3×3 convolution for training.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
+pub mod conv3x3;
 pub mod device;
 pub mod encode_banqi;
 pub mod encode_xiangqi;

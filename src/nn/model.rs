@@ -9,7 +9,7 @@ use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::Encoding;
+use super::{conv3x3, Encoding};
 
 /// Width of the value head's hidden layer.
 pub const VALUE_HIDDEN: usize = 64;
@@ -84,8 +84,14 @@ impl ConvBn {
         ConvBn { conv, bn: BatchNormConfig::new(output).init(device) }
     }
 
+    /// The 3×3 convs on the `flex` device run through [`conv3x3`]; the rest on burn's conv.
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        self.bn.forward(self.conv.forward(x))
+        let y = if conv3x3::fits(&self.conv, &x) {
+            conv3x3::conv3x3(x, self.conv.weight.val())
+        } else {
+            self.conv.forward(x)
+        };
+        self.bn.forward(y)
     }
 }
 

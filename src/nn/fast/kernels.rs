@@ -1,15 +1,39 @@
 //! The forward pass's building blocks on row-major matrices: products through the
-//! `gemm` crate, and the bias (and ReLU) passes after them.
+//! `gemm` crate (also for training's 3×3 convs, [`crate::nn::conv3x3`]), and the bias
+//! (and ReLU) passes after them.
 
 use gemm::Parallelism;
 
 /// `out = a · b` for row-major `a` (`m × k`) and `b` (`k × n`), `out` being `m × n`, on
 /// the calling thread (callers split the batch among threads).
 pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    product(Product { m, k, n, b_transposed: false, accumulate: false }, a, b, out);
+}
+
+/// `out += a · bᵀ` for row-major `a` (`m × k`), `b` (`n × k`) and `out` (`m × n`), on the
+/// calling thread.
+pub(crate) fn add_product_transposed(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    product(Product { m, k, n, b_transposed: true, accumulate: true }, a, b, out);
+}
+
+/// The shape of a product `a · b` (`m × k` by `k × n`), whether `b` is stored transposed
+/// (`n × k`, row-major) and whether the product is added to `out` or replaces it.
+struct Product {
+    m: usize,
+    k: usize,
+    n: usize,
+    b_transposed: bool,
+    accumulate: bool,
+}
+
+/// The product `p` of row-major `a` and `b` into row-major `out`, through `gemm`.
+fn product(p: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let Product { m, k, n, b_transposed, accumulate } = p;
     assert!(a.len() >= m * k && b.len() >= k * n && out.len() >= m * n, "matmul operands too small");
-    // SAFETY: the assert above keeps every access of the three row-major matrices, with
-    // the strides given, inside its slice; `out` does not alias `a` or `b` (it is a
-    // distinct `&mut`).
+    // `b`'s element (row r, column c) lies at r·n + c, or at c·k + r when stored transposed.
+    let (b_column_stride, b_row_stride) = if b_transposed { (k, 1) } else { (1, n) };
+    // SAFETY: the assert above keeps every access of the three matrices, with the strides
+    // given, inside its slice; `out` does not alias `a` or `b` (it is a distinct `&mut`).
     unsafe {
         gemm::gemm(
             m,
@@ -18,14 +42,14 @@ pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &m
             out.as_mut_ptr(),
             1,
             n as isize,
-            false,
+            accumulate,
             a.as_ptr(),
             1,
             k as isize,
             b.as_ptr(),
-            1,
-            n as isize,
-            0.0,
+            b_column_stride as isize,
+            b_row_stride as isize,
+            if accumulate { 1.0 } else { 0.0 },
             1.0,
             false,
             false,

@@ -5,7 +5,7 @@
 //! split across rayon's threads, each running whole tiles of positions through the net
 //! so that a tile's working set stays in cache.
 
-mod kernels;
+pub(crate) mod kernels;
 mod weights;
 mod winograd;
 

@@ -1,0 +1,61 @@
+//! The convolution on burn's `flex` CPU backend: our kernels ([`super::kernels`]) on the
+//! tensors' `f32` storage, burn's own for other dtypes or shapes that do not fit.
+
+use burn::backend::flex::{FlexTensor, Layout};
+use burn::backend::ops::ModuleOps;
+use burn::backend::{Bytes, DType, Flex, Shape, TensorMetadata};
+
+use super::kernels::{self, Dims};
+use super::{options, Conv3x3Backend};
+
+impl Conv3x3Backend for Flex {
+    fn conv3x3(x: FlexTensor, weight: FlexTensor) -> FlexTensor {
+        ours([&x, &weight], None, |d, [x, weight, _]| (kernels::forward(d, x, weight), d.output()))
+            .unwrap_or_else(|| Flex::conv2d(x, weight, None, options()))
+    }
+
+    fn conv3x3_grad_input(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {
+        ours([&x, &weight], Some(&grad), |d, [_, weight, grad]| (kernels::grad_input(d, weight, grad), d.input()))
+            .unwrap_or_else(|| Flex::conv2d_x_backward(x, weight, grad, options()))
+    }
+
+    fn conv3x3_grad_weight(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {
+        ours([&x, &weight], Some(&grad), |d, [x, _, grad]| (kernels::grad_weight(d, x, grad), d.weight()))
+            .unwrap_or_else(|| Flex::conv2d_weight_backward(x, weight, grad, options()))
+    }
+}
+
+/// The dims of a 4-d tensor.
+fn dims(tensor: &FlexTensor) -> Option<[usize; 4]> {
+    let shape = tensor.shape();
+    (shape.num_dims() == 4).then(|| shape.dims::<4>())
+}
+
+/// Runs `kernel` on the contiguous `f32` storage of the input and weight (and of the
+/// output's gradient, when given; an empty slice otherwise), and wraps the floats it
+/// returns in a tensor of the shape it gives; `None`, for burn's kernels to take over,
+/// when a tensor is not `f32` or the shapes are not those of a 3×3 convolution.
+fn ours(
+    [x, weight]: [&FlexTensor; 2],
+    grad: Option<&FlexTensor>,
+    kernel: impl FnOnce(Dims, [&[f32]; 3]) -> (Vec<f32>, [usize; 4]),
+) -> Option<FlexTensor> {
+    let [batch, inputs, height, width] = dims(x)?;
+    let outputs = dims(weight)?[0];
+    let d = Dims { batch, inputs, outputs, height, width };
+    let grad_fits = grad.map_or(Some(true), |grad| Some(dims(grad)? == d.output()))?;
+    if dims(weight)? != d.weight() || !grad_fits {
+        return None;
+    }
+    let contiguous = |t: &FlexTensor| (t.dtype() == DType::F32).then(|| t.to_contiguous());
+    let (x, weight) = (contiguous(x)?, contiguous(weight)?);
+    let grad = match grad {
+        Some(grad) => Some(contiguous(grad)?),
+        None => None,
+    };
+    let no_grad: &[f32] = &[];
+    let slices =
+        [x.as_slice::<f32>()?, weight.as_slice::<f32>()?, grad.as_ref().map_or(Some(no_grad), |g| g.as_slice())?];
+    let (floats, shape) = kernel(d, slices);
+    Some(FlexTensor::new(Bytes::from_elems(floats), Layout::contiguous(Shape::new(shape)), DType::F32))
+}

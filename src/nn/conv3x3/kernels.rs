@@ -1,0 +1,275 @@
+//! The convolution's arithmetic on NCHW `f32` slices: each chunk of a few images laid
+//! out as an im2col matrix (a row per input channel and kernel tap, a column per image
+//! cell) and multiplied in one GEMM, the batch split among rayon's threads.
+
+use rayon::prelude::*;
+
+use crate::nn::fast::kernels::{add_product_transposed, matmul};
+
+/// Images one GEMM covers.
+const CHUNK: usize = 4;
+/// Images whose weight gradients one task sums before the partial sums are added in a
+/// fixed order (so the result does not depend on the number of threads).
+const GROUP: usize = 16;
+
+/// The sizes of a convolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dims {
+    /// Images in the batch.
+    pub batch: usize,
+    /// Input channels.
+    pub inputs: usize,
+    /// Output channels.
+    pub outputs: usize,
+    /// Rows of a plane.
+    pub height: usize,
+    /// Columns of a plane.
+    pub width: usize,
+}
+
+impl Dims {
+    /// Cells of a plane.
+    fn cells(&self) -> usize {
+        self.height * self.width
+    }
+
+    /// The input's shape, `[batch, inputs, height, width]`.
+    pub(crate) fn input(&self) -> [usize; 4] {
+        [self.batch, self.inputs, self.height, self.width]
+    }
+
+    /// The output's shape, `[batch, outputs, height, width]`.
+    pub(crate) fn output(&self) -> [usize; 4] {
+        [self.batch, self.outputs, self.height, self.width]
+    }
+
+    /// The weight's shape, `[outputs, inputs, 3, 3]`.
+    pub(crate) fn weight(&self) -> [usize; 4] {
+        [self.outputs, self.inputs, 3, 3]
+    }
+
+    /// Whether some tensor of the convolution is empty (then every result is zeros).
+    fn is_empty(&self) -> bool {
+        self.batch * self.inputs * self.outputs * self.cells() == 0
+    }
+}
+
+/// The first `len` floats of `buffer`, grown as needed.
+fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
+    &mut buffer[..len]
+}
+
+/// Lays out the `images` consecutive images of `x` (each `[inputs, height, width]`) as
+/// the im2col matrix `col`: row `channel · 9 + ky · 3 + kx`, column `image · cells + cell`,
+/// holding the input under tap (ky, kx) of the kernel centred on that cell (0 off the board).
+fn im2col(d: Dims, x: &[f32], images: usize, col: &mut [f32]) {
+    let (height, width, cells) = (d.height, d.width, d.cells());
+    let columns = images * cells;
+    for (row, taps) in col.chunks_exact_mut(columns).zip(0..d.inputs * 9) {
+        let (channel, ky, kx) = (taps / 9, taps % 9 / 3, taps % 3);
+        // Cell p reads cell p + shift of its plane, within the rows that have a row
+        // ky - 1 away; one copy does them all, and the column that reads off the board's
+        // left or right edge (kx 0 or 2) is zeroed after.
+        let shift = (ky as isize - 1) * width as isize + kx as isize - 1;
+        let rows = usize::from(ky == 0) * width..(height - usize::from(ky == 2)) * width;
+        let start = (rows.start as isize).max(-shift).clamp(0, cells as isize) as usize;
+        let end = (rows.end as isize).min(cells as isize - shift).clamp(start as isize, cells as isize) as usize;
+        for (image, dst) in row.chunks_exact_mut(cells).enumerate() {
+            let plane = &x[(image * d.inputs + channel) * cells..][..cells];
+            dst[..start].fill(0.0);
+            if start < end {
+                // start ≥ -shift and end ≤ cells - shift: the source lies in the plane.
+                dst[start..end]
+                    .copy_from_slice(&plane[(start as isize + shift) as usize..(end as isize + shift) as usize]);
+            }
+            dst[end..].fill(0.0);
+            if kx != 1 {
+                let edge = if kx == 0 { 0 } else { width - 1 };
+                dst.iter_mut().skip(edge).step_by(width).for_each(|v| *v = 0.0);
+            }
+        }
+    }
+}
+
+/// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`.
+pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
+    let mut out = vec![0.0; d.batch * d.outputs * d.cells()];
+    if d.is_empty() {
+        return out;
+    }
+    let cells = d.cells();
+    out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(col, product), (out, x)| {
+            let images = x.len() / (d.inputs * cells);
+            let columns = images * cells;
+            let col = sized(col, d.inputs * 9 * columns);
+            im2col(d, x, images, col);
+            let product = sized(product, d.outputs * columns);
+            matmul(d.outputs, d.inputs * 9, columns, weight, col, product);
+            // The product is [outputs][image · cells]; the output [image][outputs][cells].
+            for (plane, out) in out.chunks_exact_mut(cells).enumerate() {
+                let (image, channel) = (plane / d.outputs, plane % d.outputs);
+                out.copy_from_slice(&product[channel * columns + image * cells..][..cells]);
+            }
+        },
+    );
+    out
+}
+
+/// The gradient to the input (`d.input()`) from `grad` (`d.output()`): the forward
+/// convolution of `grad` by the weights with input and output channels swapped and the
+/// kernel turned 180°.
+pub(crate) fn grad_input(d: Dims, weight: &[f32], grad: &[f32]) -> Vec<f32> {
+    let mut turned = vec![0.0; weight.len()];
+    for (kernel, taps) in weight.chunks_exact(9).enumerate() {
+        let (output, input) = (kernel / d.inputs, kernel % d.inputs);
+        for (tap, &value) in taps.iter().enumerate() {
+            turned[(input * d.outputs + output) * 9 + 8 - tap] = value;
+        }
+    }
+    forward(Dims { inputs: d.outputs, outputs: d.inputs, ..d }, grad, &turned)
+}
+
+/// The gradient to the weight (`d.weight()`) from the input `x` and `grad` (`d.output()`):
+/// the sum over images of `grad` `[outputs × cells]` times the transposed im2col matrix.
+pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32]) -> Vec<f32> {
+    let (cells, taps) = (d.cells(), d.inputs * 9);
+    let len = d.outputs * taps;
+    if d.is_empty() {
+        return vec![0.0; len];
+    }
+    let partials: Vec<Vec<f32>> = x
+        .par_chunks(GROUP * d.inputs * cells)
+        .zip(grad.par_chunks(GROUP * d.outputs * cells))
+        .map(|(x, grad)| {
+            let (mut sum, mut col, mut dy) = (vec![0.0; len], Vec::new(), Vec::new());
+            for (x, grad) in x.chunks(CHUNK * d.inputs * cells).zip(grad.chunks(CHUNK * d.outputs * cells)) {
+                let images = x.len() / (d.inputs * cells);
+                let columns = images * cells;
+                let col = sized(&mut col, taps * columns);
+                im2col(d, x, images, col);
+                // grad is [image][outputs][cells]; the product wants [outputs][image · cells].
+                let dy = sized(&mut dy, d.outputs * columns);
+                for (plane, grad) in grad.chunks_exact(cells).enumerate() {
+                    let (image, channel) = (plane / d.outputs, plane % d.outputs);
+                    dy[channel * columns + image * cells..][..cells].copy_from_slice(grad);
+                }
+                add_product_transposed(d.outputs, columns, taps, dy, col, &mut sum);
+            }
+            sum
+        })
+        .collect();
+    let mut partials = partials.into_iter();
+    let mut total = partials.next().unwrap_or_else(|| vec![0.0; len]);
+    for partial in partials {
+        total.iter_mut().zip(&partial).for_each(|(t, p)| *t += p);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic values in [-1, 1).
+    fn values(len: usize, seed: u32) -> Vec<f32> {
+        (0..len as u32)
+            .map(|i| ((i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) % 2000) as f32 / 1000.0 - 1.0)
+            .collect()
+    }
+
+    /// Calls `f(image, output, input, y, x, ky, kx, input_y, input_x)` for every term of
+    /// the convolution whose input cell lies on the board.
+    fn each_term(d: Dims, mut f: impl FnMut([usize; 9])) {
+        for b in 0..d.batch {
+            for o in 0..d.outputs {
+                for i in 0..d.inputs {
+                    for y in 0..d.height {
+                        for x in 0..d.width {
+                            for ky in 0..3 {
+                                for kx in 0..3 {
+                                    let (iy, ix) = ((y + ky).wrapping_sub(1), (x + kx).wrapping_sub(1));
+                                    if iy < d.height && ix < d.width {
+                                        f([b, o, i, y, x, ky, kx, iy, ix]);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The three results by the definition: output, gradient to the input, gradient to
+    /// the weight.
+    fn naive(d: Dims, x: &[f32], w: &[f32], dy: &[f32]) -> [Vec<f32>; 3] {
+        let (mut y, mut dx, mut dw) = (vec![0.0; dy.len()], vec![0.0; x.len()], vec![0.0; w.len()]);
+        let (h, wd) = (d.height, d.width);
+        each_term(d, |[b, o, i, cy, cx, ky, kx, iy, ix]| {
+            let (xi, wi, yi) = (
+                ((b * d.inputs + i) * h + iy) * wd + ix,
+                (o * d.inputs + i) * 9 + ky * 3 + kx,
+                ((b * d.outputs + o) * h + cy) * wd + cx,
+            );
+            y[yi] += w[wi] * x[xi];
+            dx[xi] += w[wi] * dy[yi];
+            dw[wi] += x[xi] * dy[yi];
+        });
+        [y, dx, dw]
+    }
+
+    fn assert_close(what: &str, ours: &[f32], reference: &[f32]) {
+        assert_eq!(ours.len(), reference.len(), "{what}");
+        let scale = reference.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+        for (a, b) in ours.iter().zip(reference) {
+            assert!((a - b).abs() <= 1e-4 * scale, "{what}: {a} against {b}");
+        }
+    }
+
+    /// Batches across the chunk (4) and group (16) boundaries, 1 and several channels,
+    /// boards from 1×1 to Xiangqi's.
+    const CASES: [[usize; 5]; 6] =
+        [[1, 1, 1, 1, 1], [5, 3, 2, 10, 9], [17, 2, 3, 4, 8], [33, 1, 4, 2, 3], [2, 7, 1, 1, 5], [3, 4, 5, 6, 1]];
+
+    #[test]
+    fn the_kernels_compute_the_convolution_and_its_gradients() {
+        for (seed, [batch, inputs, outputs, height, width]) in CASES.into_iter().enumerate() {
+            let d = Dims { batch, inputs, outputs, height, width };
+            let seed = seed as u32;
+            let (x, w, dy) = (
+                values(d.input().iter().product(), seed),
+                values(d.weight().iter().product(), seed + 100),
+                values(d.output().iter().product(), seed + 200),
+            );
+            let [y, dx, dw] = naive(d, &x, &w, &dy);
+            assert_close(&format!("{d:?} forward"), &forward(d, &x, &w), &y);
+            assert_close(&format!("{d:?} grad_input"), &grad_input(d, &w, &dy), &dx);
+            assert_close(&format!("{d:?} grad_weight"), &grad_weight(d, &x, &dy), &dw);
+        }
+    }
+
+    #[test]
+    fn a_gradient_to_the_input_with_the_kernel_not_turned_is_caught() {
+        // The forward of the weights as they are, in place of the turned ones: what
+        // grad_input would compute had it forgotten the 180° turn.
+        let d = Dims { batch: 5, inputs: 3, outputs: 3, height: 10, width: 9 };
+        let (x, w, dy) = (values(450 * 3, 1), values(81, 2), values(450 * 3, 3));
+        let [_, dx, _] = naive(d, &x, &w, &dy);
+        let unturned = forward(d, &dy, &w);
+        let scale = dx.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+        assert!(unturned.iter().zip(&dx).any(|(a, b)| (a - b).abs() > 1e-4 * scale));
+    }
+
+    #[test]
+    fn empty_tensors_give_zeros() {
+        let d = Dims { batch: 2, inputs: 0, outputs: 3, height: 4, width: 8 };
+        assert_eq!(forward(d, &[], &[]), vec![0.0; 2 * 3 * 32]);
+        assert_eq!(grad_weight(d, &[], &vec![0.0; 2 * 3 * 32]), Vec::<f32>::new());
+        assert_eq!(grad_input(d, &[], &vec![0.0; 2 * 3 * 32]), Vec::<f32>::new());
+    }
+}
