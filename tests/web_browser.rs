@@ -112,6 +112,12 @@ async fn start_game(page: &Page<'_>, mode: &str, game: &str) {
     .await;
 }
 
+/// From the start screen, a game of `game` for two players on one device.
+async fn new_local_game(page: &Page<'_>, base: &str, game: &str) {
+    open_start_screen(page, base).await;
+    start_game(page, "local", game).await;
+}
+
 /// Two players on one device: the mate, stepping back and forth, and the phone layout.
 async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     open_start_screen(page, base).await;
@@ -209,8 +215,7 @@ async fn unknown_game_link(page: &Page<'_>, base: &str) {
 /// Banqi on one device: a click flips a face-down piece, which shows its character, and
 /// the seats' colours show.
 async fn banqi_flip(page: &Page<'_>, base: &str) {
-    open_start_screen(page, base).await;
-    start_game(page, "local", "banqi").await;
+    new_local_game(page, base, "banqi").await;
     assert_eq!(
         page.eval("[...document.querySelectorAll('svg.board .piece')].filter(p => p.dataset.piece === 'X').length")
             .await,
@@ -361,8 +366,7 @@ fn the_page_draws_its_characters_with_the_shipped_font() {
     let Some(session) = Session::start("web_browser_font", DESKTOP.0, DESKTOP.1) else { return };
     let page = session.page();
     session.run(async {
-        open_start_screen(&page, &session.base).await;
-        start_game(&page, "local", "xiangqi").await;
+        new_local_game(&page, &session.base, "xiangqi").await;
         let failures = page.eval(CHARACTERS_NOT_DRAWN).await;
         assert_eq!(failures, serde_json::json!([]), "characters the page's font does not draw");
         page.screenshot("font-desktop").await;
@@ -386,8 +390,7 @@ fn the_icon_pieces_are_chosen_and_remembered() {
     let Some(session) = Session::start("web_browser_icons", DESKTOP.0, DESKTOP.1) else { return };
     let page = session.page();
     session.run(async {
-        open_start_screen(&page, &session.base).await;
-        start_game(&page, "local", "xiangqi").await;
+        new_local_game(&page, &session.base, "xiangqi").await;
         assert_eq!(page.eval(PIECES_SHOWN).await, "characters", "the characters by default");
         let chooser = page.client.find(fantoccini::Locator::Id("piece-style")).await.expect("the piece-set chooser");
         chooser.select_by_value("icons").await.expect("the icons can be chosen");
@@ -411,8 +414,7 @@ fn every_board_fits_the_screen() {
     let page = session.page();
     session.run(async {
         for game in ["xiangqi", "banqi"] {
-            open_start_screen(&page, &session.base).await;
-            start_game(&page, "local", game).await;
+            new_local_game(&page, &session.base, game).await;
             for (name, width, height) in sizes {
                 page.set_viewport(width, height).await;
                 let landscape = game == "banqi" && width > height;
