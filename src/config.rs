@@ -106,6 +106,10 @@ pub struct NetworkSettings {
     pub blocks: usize,
     /// Channels of the trunk.
     pub channels: usize,
+    /// Whether the value logits also take the input planes' means, the piece counts
+    /// (`NetConfig::count_value`).
+    #[serde(default)]
+    pub count_value: bool,
 }
 
 /// `[rules]`: the rule options of the game played (each game reads its own keys).

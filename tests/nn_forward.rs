@@ -31,12 +31,13 @@ fn randomize(bn: &mut BatchNorm, rng: &mut StdRng, device: &Device) {
     bn.running_var = RunningState::new(uniform(rng, n, 0.5, 1.5, device));
 }
 
-/// A net of game `G` with random weights and random batch-norms, in inference mode.
-fn random_net<G: Encoding>(blocks: usize, channels: usize, seed: u64) -> Net {
+/// A net of game `G` with random weights and random batch-norms, in inference mode;
+/// with `count_value`, random weights from the input planes' means to the value too.
+fn random_net<G: Encoding>(blocks: usize, channels: usize, seed: u64, count_value: bool) -> Net {
     let device = Device::flex();
     device.seed(seed);
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut net = Net::new(NetConfig::new::<G>(blocks, channels), &device);
+    let mut net = Net::new(NetConfig::new::<G>(blocks, channels).with_count_value(count_value), &device);
     randomize(&mut net.stem.bn, &mut rng, &device);
     for block in &mut net.blocks {
         randomize(&mut block.first.bn, &mut rng, &device);
@@ -48,6 +49,12 @@ fn random_net<G: Encoding>(blocks: usize, channels: usize, seed: u64) -> Net {
     for fc in [&mut net.policy_fc, &mut net.value_fc1, &mut net.value_fc2] {
         fc.weight = Param::from_tensor(fc.weight.val() * 8.0);
     }
+    if let Some(counts) = &mut net.value_counts {
+        let planes = G::PLANES;
+        let weights = uniform(&mut rng, planes * 3, -4.0, 4.0, &device).reshape([planes, 3]);
+        counts.weight = Param::from_tensor(weights);
+        counts.bias = Some(Param::from_tensor(uniform(&mut rng, 3, -1.0, 1.0, &device)));
+    }
     net
 }
 
@@ -56,8 +63,8 @@ fn max_difference(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
-fn assert_matches_burn<G: Encoding>(blocks: usize, channels: usize, seed: u64) {
-    let net = random_net::<G>(blocks, channels, seed);
+fn assert_matches_burn<G: Encoding>(blocks: usize, channels: usize, seed: u64, count_value: bool) {
+    let net = random_net::<G>(blocks, channels, seed, count_value);
     let mut fast = CpuNet::new(&net);
     let mut rng = StdRng::seed_from_u64(seed + 100);
     for batch in [1, 7, 1] {
@@ -77,20 +84,26 @@ fn assert_matches_burn<G: Encoding>(blocks: usize, channels: usize, seed: u64) {
 
 #[test]
 fn xiangqi_forward_matches_burn() {
-    assert_matches_burn::<Xiangqi>(2, 16, 1);
+    assert_matches_burn::<Xiangqi>(2, 16, 1, false);
 }
 
 #[test]
 fn banqi_forward_matches_burn() {
-    assert_matches_burn::<Banqi>(2, 16, 2);
+    assert_matches_burn::<Banqi>(2, 16, 2, false);
 }
 
 #[test]
 fn a_width_off_the_vector_size_matches_burn() {
-    assert_matches_burn::<Xiangqi>(1, 12, 4);
+    assert_matches_burn::<Xiangqi>(1, 12, 4, false);
 }
 
 #[test]
 fn reference_sized_forward_matches_burn() {
-    assert_matches_burn::<Xiangqi>(6, 64, 3);
+    assert_matches_burn::<Xiangqi>(6, 64, 3, false);
+}
+
+#[test]
+fn the_piece_counts_in_the_value_match_burn() {
+    assert_matches_burn::<Xiangqi>(1, 16, 5, true);
+    assert_matches_burn::<Banqi>(1, 16, 6, true);
 }

@@ -103,6 +103,24 @@ fn save_then_load_gives_identical_outputs() {
 }
 
 #[test]
+fn a_net_with_piece_counts_in_its_value_saves_and_loads_them() {
+    let device = Device::flex();
+    let mut net = Net::new(NetConfig::new::<Xiangqi>(1, 8).with_count_value(true), &device);
+    let (planes, _, _) = samples(5, 9);
+    let before = outputs(&net, &planes, 5);
+    let counts = net.value_counts.as_mut().expect("the counts' layer");
+    counts.weight = burn::module::Param::from_tensor(counts.weight.val() + 0.5);
+    let after = outputs(&net, &planes, 5);
+    assert_eq!(before.0, after.0, "the counts touch the value only");
+    assert_ne!(before.1, after.1, "the counts reach the value");
+    let file = TempFile::new("save-load-counts.safetensors");
+    net.save(&file.0).unwrap();
+    let loaded = Net::load::<Xiangqi>(&file.0, None, &device).unwrap();
+    assert!(loaded.config.count_value, "the file says the net counts");
+    assert_eq!(outputs(&loaded, &planes, 5), after);
+}
+
+#[test]
 fn a_trained_net_saves_its_batch_norm_statistics() {
     let device = Device::flex().autodiff();
     let net = Net::new(NetConfig::new::<Xiangqi>(1, 8), &device);

@@ -29,6 +29,8 @@ const SIZES: [&str; 6] = [
     "xiangqi-zero.blocks",
     "xiangqi-zero.channels",
 ];
+/// The metadata key of [`NetConfig::count_value`] (`1` when set; absent in older nets).
+const COUNT_VALUE: &str = "xiangqi-zero.count_value";
 /// The metadata key of the encoding version.
 const ENCODING: &str = "xiangqi-zero.encoding_version";
 /// The metadata keys of an exported net's provenance.
@@ -100,7 +102,16 @@ impl NetInfo {
                 .transpose()
         };
         Ok(NetInfo {
-            config: NetConfig { game, planes, height, width, policy_size, blocks, channels },
+            config: NetConfig {
+                game,
+                planes,
+                height,
+                width,
+                policy_size,
+                blocks,
+                channels,
+                count_value: metadata.get(COUNT_VALUE).is_some_and(|flag| flag == "1"),
+            },
             encoding_version: number(ENCODING)?,
             provenance: Provenance {
                 generation: number(GENERATION)?,
@@ -116,6 +127,9 @@ impl NetInfo {
         let sizes = [c.planes, c.height, c.width, c.policy_size, c.blocks, c.channels];
         let mut entries = vec![(GAME, c.game.to_string())];
         entries.extend(SIZES.into_iter().zip(sizes.map(|size| size.to_string())));
+        if c.count_value {
+            entries.push((COUNT_VALUE, "1".to_string()));
+        }
         entries.extend(self.encoding_version.map(|version| (ENCODING, version.to_string())));
         let p = &self.provenance;
         entries.extend(p.generation.map(|generation| (GENERATION, generation.to_string())));
@@ -131,6 +145,9 @@ impl fmt::Display for NetInfo {
         let c = &self.config;
         writeln!(f, "game: {}", c.game)?;
         writeln!(f, "shape: {} blocks × {} channels", c.blocks, c.channels)?;
+        if c.count_value {
+            writeln!(f, "value: also from the input planes' piece counts")?;
+        }
         writeln!(f, "input: {} planes of {}×{}; policy: {} labels", c.planes, c.height, c.width, c.policy_size)?;
         match self.encoding_version {
             Some(version) => writeln!(f, "encoding version: {version}")?,

@@ -1,11 +1,14 @@
 //! The burn ResNet: a 3×3 conv stem, `blocks` residual blocks of `channels`, a policy
 //! head (1×1 conv to 2 planes, linear to the game's labels) and a win/draw/loss value
 //! head (1×1 conv to 1 plane, linear to 64, linear to 3). Every conv is followed by
-//! batch-norm and ReLU (the block's second after the residual add).
+//! batch-norm and ReLU (the block's second after the residual add). With
+//! [`NetConfig::count_value`] the value logits also take a linear function of each input
+//! plane's mean — the piece counts, for a game whose planes are one per piece kind — so
+//! that material reaches the value directly and the trunk learns what material does not say.
 
 use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
-use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, PaddingConfig2d};
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 
@@ -33,6 +36,8 @@ pub struct NetConfig {
     pub blocks: usize,
     /// Channels of the trunk.
     pub channels: usize,
+    /// Whether the value logits also take the input planes' means (see the module doc).
+    pub count_value: bool,
 }
 
 impl NetConfig {
@@ -46,7 +51,13 @@ impl NetConfig {
             policy_size: G::POLICY_SIZE,
             blocks,
             channels,
+            count_value: false,
         }
+    }
+
+    /// This shape with the input planes' means in the value logits, or without.
+    pub fn with_count_value(self, count_value: bool) -> NetConfig {
+        NetConfig { count_value, ..self }
     }
 
     /// Floats of one encoded position.
@@ -61,7 +72,11 @@ impl std::fmt::Display for NetConfig {
             f,
             "a {} net of {} blocks × {} channels, {} planes of {}×{}, {} policy labels",
             self.game, self.blocks, self.channels, self.planes, self.height, self.width, self.policy_size
-        )
+        )?;
+        if self.count_value {
+            write!(f, ", piece counts in its value")?;
+        }
+        Ok(())
     }
 }
 
@@ -128,6 +143,9 @@ pub struct Net {
     pub value_fc1: Linear,
     /// The value head's output: win, draw, loss logits.
     pub value_fc2: Linear,
+    /// With [`NetConfig::count_value`]: the input planes' means to win, draw, loss logits
+    /// (zero at first), added to `value_fc2`'s.
+    pub value_counts: Option<Linear>,
     /// The shape the net was built with.
     #[module(skip)]
     pub config: NetConfig,
@@ -146,7 +164,7 @@ pub struct NetOutput {
 impl Net {
     /// A net of shape `config` with fresh random weights on `device`.
     pub fn new(config: NetConfig, device: &Device) -> Net {
-        let NetConfig { planes, height, width, policy_size, blocks, channels, .. } = config;
+        let NetConfig { planes, height, width, policy_size, blocks, channels, count_value, .. } = config;
         let cells = height * width;
         Net {
             stem: ConvBn::new(planes, channels, 3, device),
@@ -161,20 +179,30 @@ impl Net {
             value_conv: ConvBn::new(channels, 1, 1, device),
             value_fc1: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
             value_fc2: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
+            value_counts: count_value
+                .then(|| LinearConfig::new(planes, 3).with_initializer(Initializer::Zeros).init(device)),
             config,
         }
     }
 
     /// The forward pass of a batch `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        let counts = self
+            .value_counts
+            .as_ref()
+            .map(|layer| layer.forward(input.clone().mean_dim(3).mean_dim(2).flatten::<2>(1, 3)));
         let mut x = relu(self.stem.forward(input));
         for block in &self.blocks {
             x = block.forward(x);
         }
         let policy = relu(self.policy_conv.forward(x.clone())).flatten::<2>(1, 3);
         let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
-        let value = relu(self.value_fc1.forward(value));
-        NetOutput { policy: self.policy_fc.forward(policy), value: self.value_fc2.forward(value) }
+        let value = self.value_fc2.forward(relu(self.value_fc1.forward(value)));
+        let value = match counts {
+            Some(counts) => value + counts,
+            None => value,
+        };
+        NetOutput { policy: self.policy_fc.forward(policy), value }
     }
 
     /// The device the weights live on.

@@ -76,7 +76,7 @@ impl Net {
         if let Some(version) = info.encoding_version.filter(|&version| version != ENCODING_VERSION) {
             return Err(mismatch(format!("of encoding version {version}"), format!("version {ENCODING_VERSION}")));
         }
-        let config = NetConfig::new::<G>(found.blocks, found.channels);
+        let config = NetConfig::new::<G>(found.blocks, found.channels).with_count_value(found.count_value);
         if config != found {
             let found = format!(
                 "for {} planes of {}×{} and {} policy labels",

@@ -23,7 +23,8 @@ pub fn contribute<G: TrainableGame>(
     options: &RunOptions,
     games: Option<u64>,
 ) -> Result<u64, RunError> {
-    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels);
+    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels)
+        .with_count_value(config.network.count_value);
     let new_game = G::new_game(config).map_err(RunError)?;
     let mut played = 0;
     let mut round = 0u64;

@@ -68,7 +68,8 @@ pub enum RunEnd {
 /// Runs (or resumes) the run of `config` in `dir` until `options.generations` are complete.
 pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions) -> Result<RunEnd, RunError> {
     dir.create().map_err(fail)?;
-    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels);
+    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels)
+        .with_count_value(config.network.count_value);
     let autodiff = options.device.clone().autodiff();
     let (mut trainer, mut state) = match dir.read_state().map_err(fail)? {
         Some(state) => {

@@ -40,6 +40,8 @@ struct Buffers {
     value_in: Vec<f32>,
     /// The value head's hidden layer.
     hidden: Vec<f32>,
+    /// Each input plane's mean, for the whole part (with `NetConfig::count_value`).
+    counts: Vec<f32>,
 }
 
 /// Grows `buffer` to at least `len` floats and returns its first `len`.
@@ -106,6 +108,9 @@ impl CpuNet {
                 let cells = config.height * config.width;
                 sized(&mut buffers.policy_in, positions * cells * POLICY_PLANES);
                 sized(&mut buffers.value_in, positions * cells);
+                if weights.value_counts.is_some() {
+                    plane_means(input, cells, sized(&mut buffers.counts, positions * config.planes));
+                }
                 for start in (0..positions).step_by(TILE) {
                     let n = TILE.min(positions - start);
                     let input = &input[start * config.input_size()..(start + n) * config.input_size()];
@@ -171,4 +176,21 @@ fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, p
     bias_relu(hidden, &fc1.bias);
     matmul(positions, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value);
     add_bias(value, &fc2.bias);
+    if let Some(counts) = &weights.value_counts {
+        let means = &buffers.counts[..positions * counts.inputs];
+        for (logits, means) in value.chunks_exact_mut(3).zip(means.chunks_exact(counts.inputs)) {
+            for (o, logit) in logits.iter_mut().enumerate() {
+                let weighted: f32 = means.iter().enumerate().map(|(i, m)| m * counts.weight[i * 3 + o]).sum();
+                *logit += weighted + counts.bias[o];
+            }
+        }
+    }
+}
+
+/// The mean of each plane of `input` (`[position, plane, cell]`, `cells` a plane) into
+/// `means` (`[position, plane]`).
+fn plane_means(input: &[f32], cells: usize, means: &mut [f32]) {
+    for (mean, plane) in means.iter_mut().zip(input.chunks_exact(cells)) {
+        *mean = plane.iter().sum::<f32>() / cells as f32;
+    }
 }

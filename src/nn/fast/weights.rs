@@ -51,6 +51,8 @@ pub(crate) struct Weights {
     pub policy_fc: Dense,
     pub value_fc1: Dense,
     pub value_fc2: Dense,
+    /// The input planes' means to the value logits (`NetConfig::count_value`).
+    pub value_counts: Option<Dense>,
 }
 
 fn floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
@@ -132,6 +134,7 @@ impl Weights {
             policy_fc,
             value_fc1: dense(&net.value_fc1),
             value_fc2: dense(&net.value_fc2),
+            value_counts: net.value_counts.as_ref().map(dense),
         }
     }
 }
