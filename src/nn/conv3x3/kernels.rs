@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::nn::fast::kernels::{add_product_transposed, matmul};
+use crate::nn::fast::kernels::{add_product_transposed, matmul, sized};
 
 /// Images one GEMM covers.
 const CHUNK: usize = 4;
@@ -52,14 +52,6 @@ impl Dims {
     fn is_empty(&self) -> bool {
         self.batch * self.inputs * self.outputs * self.cells() == 0
     }
-}
-
-/// The first `len` floats of `buffer`, grown as needed.
-fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    if buffer.len() < len {
-        buffer.resize(len, 0.0);
-    }
-    &mut buffer[..len]
 }
 
 /// Lays out the `images` consecutive images of `x` (each `[inputs, height, width]`) as

@@ -10,6 +10,12 @@ pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &m
     product(Product { m, k, n, b_transposed: false, accumulate: false }, a, b, out);
 }
 
+/// `out += a · b` for row-major `a` (`m × k`), `b` (`k × n`) and `out` (`m × n`), on the
+/// calling thread.
+pub(crate) fn add_matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    product(Product { m, k, n, b_transposed: false, accumulate: true }, a, b, out);
+}
+
 /// `out += a · bᵀ` for row-major `a` (`m × k`), `b` (`n × k`) and `out` (`m × n`), on the
 /// calling thread.
 pub(crate) fn add_product_transposed(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
@@ -106,3 +112,11 @@ macro_rules! multiversion {
     };
 }
 pub(crate) use multiversion;
+
+/// Grows `buffer` to at least `len` floats and returns its first `len`.
+pub(crate) fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
+    &mut buffer[..len]
+}

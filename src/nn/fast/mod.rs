@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig, POLICY_PLANES};
-use kernels::{add_bias, bias_relu, matmul};
+use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
 use weights::Weights;
 use winograd::{Epilogue, Geometry, Scratch};
 
@@ -42,14 +42,6 @@ struct Buffers {
     hidden: Vec<f32>,
     /// Each input plane's mean, for the whole part (with `NetConfig::count_value`).
     counts: Vec<f32>,
-}
-
-/// Grows `buffer` to at least `len` floats and returns its first `len`.
-fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    if buffer.len() < len {
-        buffer.resize(len, 0.0);
-    }
-    &mut buffer[..len]
 }
 
 /// A net ready for fast CPU inference. Cloning shares the weights and gives fresh
@@ -177,13 +169,8 @@ fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, p
     matmul(positions, fc2.inputs, fc2.outputs, hidden, &fc2.weight, value);
     add_bias(value, &fc2.bias);
     if let Some(counts) = &weights.value_counts {
-        let means = &buffers.counts[..positions * counts.inputs];
-        for (logits, means) in value.chunks_exact_mut(3).zip(means.chunks_exact(counts.inputs)) {
-            for (o, logit) in logits.iter_mut().enumerate() {
-                let weighted: f32 = means.iter().enumerate().map(|(i, m)| m * counts.weight[i * 3 + o]).sum();
-                *logit += weighted + counts.bias[o];
-            }
-        }
+        add_matmul(positions, counts.inputs, counts.outputs, &buffers.counts, &counts.weight, value);
+        add_bias(value, &counts.bias);
     }
 }
 
