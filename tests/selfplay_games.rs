@@ -1,8 +1,9 @@
 //! Self-play end to end with a tiny random net: every shard read back holds whole games
 //! whose samples replay the moves of the PGN written beside it (planes equal to the
 //! encoding of the replayed positions), policies that are distributions over distinct
-//! labels, and outcomes that agree with the PGN's result from each mover's view; and a
-//! stop flag set before the start plays nothing.
+//! labels, and outcomes that agree with the PGN's result from each mover's view; without
+//! `record_cheap`, the same games leave exactly their fully searched samples; and a stop
+//! flag set before the start plays nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -32,13 +33,14 @@ fn temp_dir(name: &str) -> PathBuf {
 const LOPSIDED: &str = "4k4/9/9/9/9/9/9/9/R7R/3K5 w - - 0 1";
 
 /// Plays `games` games of `G` with a random 1×8 net, a few simulations each move and
-/// shards of about `shard_samples` samples, starting from one of `starts`.
+/// shards of about `shard_samples` samples, starting from one of `starts`; cheaply searched
+/// moves become samples when `record_cheap`.
 fn self_play<G: Encoding>(
     dir: &Path,
     games: u64,
     starts: Vec<G>,
-    max_plies: usize,
-    shard_samples: usize,
+    (max_plies, shard_samples): (usize, usize),
+    record_cheap: bool,
     stop: bool,
 ) -> SelfPlayReport {
     let device = Device::flex();
@@ -52,7 +54,7 @@ fn self_play<G: Encoding>(
         resign_threshold: None,
         ..SearchConfig::training()
     };
-    let settings = SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples };
+    let settings = SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples, record_cheap };
     let job = SelfPlayJob {
         games,
         new_game: Arc::new(move |rng: &mut StdRng| starts.choose(rng).unwrap().clone()),
@@ -184,7 +186,7 @@ fn check_shards<G: Encoding>(dir: &Path) -> (usize, u64, usize) {
 fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
     let dir = temp_dir("xiangqi");
     let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let report = self_play(&dir, 6, starts, 60, 50, false);
+    let report = self_play(&dir, 6, starts, (60, 50), true, false);
     assert_eq!(report.games, 6);
     assert!(!report.stopped);
     assert_eq!(report.first_wins + report.draws + report.second_wins, 6);
@@ -200,7 +202,7 @@ fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
 #[test]
 fn banqi_shards_hold_whole_games_matching_their_pgn() {
     let dir = temp_dir("banqi");
-    let report = self_play(&dir, 4, vec![Banqi::start()], 80, 1000, false);
+    let report = self_play(&dir, 4, vec![Banqi::start()], (80, 1000), true, false);
     assert_eq!(report.games, 4);
     let (_, games, samples) = check_shards::<Banqi>(&dir);
     assert_eq!((games, samples as u64), (4, report.samples));
@@ -210,9 +212,47 @@ fn banqi_shards_hold_whole_games_matching_their_pgn() {
 #[test]
 fn a_stop_before_the_start_plays_and_writes_nothing() {
     let dir = temp_dir("stopped");
-    let report = self_play(&dir, 4, vec![Xiangqi::start()], 60, 1, true);
+    let report = self_play(&dir, 4, vec![Xiangqi::start()], (60, 1), true, true);
     assert!(report.stopped);
     assert_eq!((report.games, report.samples, report.moves), (0, 0, 0));
     assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0, "files written");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every sample of the shards in `dir`: its ply, whether it was fully searched and its
+/// planes, sorted.
+fn all_samples(dir: &Path) -> Vec<(u32, bool, Vec<u32>)> {
+    let mut all = Vec::new();
+    let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "npz") {
+            let samples = read_shard(&path, SampleShape::of::<Xiangqi>()).unwrap();
+            for i in 0..samples.len() {
+                samples.planes_into(i, &mut planes);
+                let targets = samples.targets(i);
+                all.push((targets.ply, targets.full, planes.iter().map(|p| p.to_bits()).collect()));
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+#[test]
+fn without_record_cheap_the_same_games_keep_only_their_full_searches() {
+    let (every, full_only) = (temp_dir("record-cheap"), temp_dir("full-only"));
+    let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
+    let recorded = self_play(&every, 6, starts.clone(), (60, 50), true, false);
+    let kept = self_play(&full_only, 6, starts, (60, 50), false, false);
+    // The same games (the same seed), fewer samples: the full searches only.
+    assert_eq!((kept.games, kept.moves, kept.mean_plies), (recorded.games, recorded.moves, recorded.mean_plies));
+    let mut full = all_samples(&every);
+    let cheap = full.len();
+    full.retain(|(_, is_full, _)| *is_full);
+    assert!(0 < full.len() && full.len() < cheap, "{} of {cheap} samples fully searched", full.len());
+    assert_eq!(all_samples(&full_only), full);
+    assert_eq!(kept.samples, full.len() as u64);
+    std::fs::remove_dir_all(&every).unwrap();
+    std::fs::remove_dir_all(&full_only).unwrap();
 }

@@ -116,6 +116,9 @@ fn plan(config: &Config, root: &Path, generations: u32) -> String {
         1 if generations == 1 => "the material count plays (bootstrap)".to_string(),
         1 => format!("generation 1: the material count plays (bootstrap); 2–{generations}: the net"),
         b if b == generations => format!("generations 1–{b}: the material count plays (bootstrap)"),
+        b if b + 1 == generations => {
+            format!("generations 1–{b}: the material count plays (bootstrap); {generations}: the net")
+        }
         b => format!("generations 1–{b}: the material count plays (bootstrap); {}–{generations}: the net", b + 1),
     };
     let every = config.evaluation.every;
@@ -129,7 +132,7 @@ fn plan(config: &Config, root: &Path, generations: u32) -> String {
          {players}\n  \
          the net is placed on the Elo ladder ({}) {evaluated}\n  \
          results in {}: models/, plots/ (losses, elo, selfplay), metrics.jsonl; \
-         a line per generation below, with the time left once each kind of generation is timed",
+         a line per generation below, with the time left",
         config.name,
         config.game.as_str(),
         config.network.blocks,

@@ -50,6 +50,8 @@ pub(super) struct Collector<G: Game> {
     /// Shard names start with `{prefix}-`, then the time, the process and the worker.
     prefix: String,
     worker: usize,
+    /// Whether cheaply searched moves become samples.
+    record_cheap: bool,
     shards: u64,
     event: String,
     planes: Vec<f32>,
@@ -58,8 +60,9 @@ pub(super) struct Collector<G: Game> {
 }
 
 impl<G: Encoding> Collector<G> {
-    /// A collector writing worker `worker`'s shards into `dir`, named after `prefix`.
-    pub fn new(dir: PathBuf, prefix: &str, worker: usize) -> Collector<G> {
+    /// A collector writing worker `worker`'s shards into `dir`, named after `prefix`;
+    /// cheaply searched moves become samples only with `record_cheap`.
+    pub fn new(dir: PathBuf, prefix: &str, worker: usize, record_cheap: bool) -> Collector<G> {
         Collector {
             in_flight: HashMap::new(),
             waiting: Samples::new(SampleShape::of::<G>()),
@@ -68,6 +71,7 @@ impl<G: Encoding> Collector<G> {
             dir,
             prefix: prefix.to_string(),
             worker,
+            record_cheap,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
             planes: vec![0.0; G::INPUT_SIZE],
@@ -99,7 +103,8 @@ impl<G: Encoding> Collector<G> {
                 // A game cut off at the ply limit has no result to learn from: its samples
                 // teach the policy only.
                 let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
-                for record in &moves {
+                let recorded: Vec<_> = moves.iter().filter(|m| self.record_cheap || m.result.full).collect();
+                for record in &recorded {
                     self.push_sample(record, outcome);
                 }
                 self.games_waiting += 1;
@@ -111,10 +116,10 @@ impl<G: Encoding> Collector<G> {
                 };
                 self.tally.results[result] += 1;
                 self.tally.games += 1;
-                self.tally.samples += moves.len() as u64;
+                self.tally.samples += recorded.len() as u64;
                 self.tally.plies += over.plies as u64;
                 SelfPlayProgress::add(&progress.games, 1);
-                SelfPlayProgress::add(&progress.samples, moves.len() as u64);
+                SelfPlayProgress::add(&progress.samples, recorded.len() as u64);
             }
         }
     }

@@ -19,11 +19,16 @@ pub struct SelfPlaySettings {
     /// A shard is written once this many samples of finished games are waiting (and at
     /// the end).
     pub shard_samples: usize,
+    /// Whether moves searched cheaply (playout-cap randomization: the search's
+    /// `cheap_simulations`) become samples too. With `false`, only the fully searched moves
+    /// are recorded, as in KataGo: every value target is then a full search's root value
+    /// or its game's outcome, never a cheap search's.
+    pub record_cheap: bool,
 }
 
 impl Default for SelfPlaySettings {
     fn default() -> Self {
-        SelfPlaySettings { threads: 0, parallel_games: 64, max_plies: 400, shard_samples: 4096 }
+        SelfPlaySettings { threads: 0, parallel_games: 64, max_plies: 400, shard_samples: 4096, record_cheap: true }
     }
 }
 

@@ -107,7 +107,7 @@ fn run_worker<G: Encoding, E: Evaluator<G>>(
     let mut driver = Driver::new(search.clone(), evaluator, settings.parallel_games, seed, move |rng| new_game(rng));
     driver.limit_games(games);
     driver.set_max_plies(settings.max_plies);
-    let mut collector = Collector::<G>::new(job.out_dir.clone(), &job.prefix, worker);
+    let mut collector = Collector::<G>::new(job.out_dir.clone(), &job.prefix, worker, settings.record_cheap);
     let mut stopped = false;
     loop {
         if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {

@@ -17,6 +17,10 @@ pub type NewGame<G> = Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>;
 /// A game `train` can run: encodable for the net, playable in the arena, with a material
 /// count for the bootstrap generations.
 pub trait TrainableGame: Playable + Material + Send + Sync + 'static {
+    /// A self-play game's usual length in plies, for the first estimate of a run's time
+    /// (measured in this project's runs; a run times its own as it goes).
+    const TYPICAL_PLIES: f64;
+
     /// Self-play's start of a game under the config's rules.
     fn new_game(config: &Config) -> Result<NewGame<Self>, String>;
 
@@ -25,6 +29,9 @@ pub trait TrainableGame: Playable + Material + Send + Sync + 'static {
 }
 
 impl TrainableGame for Xiangqi {
+    /// xiangqi-tiny's games: 165 to 190 plies in the bootstrap, 200 to 280 in the net's.
+    const TYPICAL_PLIES: f64 = 220.0;
+
     fn new_game(config: &Config) -> Result<NewGame<Self>, String> {
         let game = Xiangqi::from_fen("startpos", config.rules.xiangqi()?).map_err(|e| e.to_string())?;
         Ok(Arc::new(move |_| game.clone()))
@@ -37,6 +44,9 @@ impl TrainableGame for Xiangqi {
 }
 
 impl TrainableGame for Banqi {
+    /// banqi-tiny's bootstrap games: about 165 plies.
+    const TYPICAL_PLIES: f64 = 170.0;
+
     fn new_game(config: &Config) -> Result<NewGame<Self>, String> {
         let rules = config.rules.banqi()?;
         Ok(Arc::new(move |_| Banqi::with_rules(rules)))

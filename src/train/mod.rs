@@ -12,7 +12,8 @@
 //! - [`run`]: the generation loop in a [`RunDir`], each net measured on the run's ladder
 //!   of fixed players (`ladder.json`); [`contribute`]: self-play alone for one.
 //! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`]; [`Forecast`]: the
-//!   time a run has left, from the generations it has timed; [`trained_nets`]: the newest
+//!   time a run has left, from the generations it has timed (and at first from a
+//!   [`SpeedProbe`] of this machine); [`trained_nets`]: the newest
 //!   net of each run in a folder, as `serve` offers them.
 
 mod contribute;
@@ -26,6 +27,7 @@ pub mod plot;
 mod run;
 mod run_dir;
 mod settings;
+mod speed_probe;
 mod trained;
 mod trainer;
 mod window;
@@ -42,6 +44,7 @@ pub use plot::{draw_plots, PlotError};
 pub use run::{run, RunEnd, RunError, RunOptions};
 pub use run_dir::{generation_name, RunDir, RunDirError, RunState, CHECKPOINTS};
 pub use settings::{OptimizerKind, Schedule, TrainSettings};
+pub use speed_probe::SpeedProbe;
 pub use trained::{trained_nets, TrainedNet, OFFERED_SIMULATIONS};
 pub use trainer::{TrainError, TrainReport, Trainer};
 pub use window::{Window, WindowError, WindowUpdate};

@@ -19,6 +19,7 @@ use super::ladder::{evaluate_net, Evaluation};
 use super::metrics::{append_metrics, read_metrics, truncate_metrics, GenerationMetrics};
 use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
+use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
 use crate::mcts::Guided;
@@ -93,6 +94,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
     let new_game = G::new_game(config).map_err(RunError)?;
     let sample_shape = SampleShape::of::<G>();
     let mut window = Window::new(&dir.games(), sample_shape);
+    let probe = first_estimate::<G>(config, dir, &trainer.model(), options)?;
     while state.generation < options.generations {
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });
@@ -119,8 +121,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
                 play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, &job, options.stop, progress)
             })
         } else {
-            let net = NetEvaluator::new(Inference::for_device(&trainer.model(), &options.device));
-            let evaluator = Guided::new(net, &config.search);
+            let evaluator = net_player::<G>(&trainer.model(), &options.device, config);
             with_selfplay_bar(options.progress, job.games, |progress| {
                 play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, progress)
             })
@@ -159,12 +160,48 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             eprintln!("warning: {error}");
         }
         if g < options.generations {
-            println!("{} | {}", summary_line(&metrics), Forecast::after(&all, config, options.generations));
+            let forecast =
+                Forecast::after(&all, config, options.generations, probe.as_ref().map(|p| (p, !dir.ladder().exists())));
+            println!("{} | {forecast}", summary_line(&metrics));
         } else {
             println!("{}", summary_line(&metrics));
         }
     }
     Ok(RunEnd::Complete { generation: state.generation })
+}
+
+/// When the run's metrics cannot yet forecast its remaining time, measures this machine
+/// with `model` and prints the estimate; the probe, for the generations' forecasts.
+fn first_estimate<G: TrainableGame>(
+    config: &Config,
+    dir: &RunDir,
+    model: &Net,
+    options: &RunOptions,
+) -> Result<Option<SpeedProbe>, RunError> {
+    let done = read_metrics(&dir.metrics()).map_err(fail)?;
+    let timed = Forecast::after(&done, config, options.generations, None);
+    if done.last().is_some_and(|m| m.generation >= options.generations)
+        || (timed.seconds.is_some() && timed.untimed_evaluations == 0)
+    {
+        return Ok(None);
+    }
+    let probe = SpeedProbe::measure::<G>(config, model, &options.device).map_err(fail)?;
+    let rating = !dir.ladder().exists();
+    let forecast = Forecast::after(&done, config, options.generations, Some((&probe, rating)));
+    println!(
+        "  {forecast}: from a few seconds' probe of this machine's speed; each generation's line below refines it"
+    );
+    Ok(Some(probe))
+}
+
+/// The net's self-play player: `model`'s forward pass on `device`, with the rules' help
+/// that `config`'s search asks for.
+pub(super) fn net_player<G: TrainableGame>(
+    model: &Net,
+    device: &Device,
+    config: &Config,
+) -> Guided<G, NetEvaluator<G>> {
+    Guided::new(NetEvaluator::new(Inference::for_device(model, device)), &config.search)
 }
 
 /// Games and samples in the shards of `games` whose names start with `prefix`
