@@ -403,3 +403,47 @@ fn a_draw_is_offered_declined_and_agreed() {
     let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
     assert_eq!((summary["status"].as_str(), summary["result"].as_str()), (Some("over"), Some("1/2-1/2")));
 }
+
+/// A Xiangqi game goes on from a pasted record or FEN: the record's moves are the game's
+/// first plies; a record with an illegal move, one whose game is over, or both a FEN and a
+/// record are refused with the reason.
+#[test]
+fn a_game_goes_on_from_a_pasted_record() {
+    let server = serve(&fresh_db("record"), &[]);
+    let addr = server.addr();
+    // PlayOK's style: WXF with lower-case black letters, tags, numbers, the result left open.
+    let record =
+        format!("[Game \"Chinese Chess\"]\n[FEN \"{MATE_FEN}\"]\n[Format \"WXF\"]\n\n1. R9-1 p1+1\n2. R9+1 p1.2\n*\n");
+    let body = serde_json::json!({"game": "xiangqi", "mode": "local", "record": record}).to_string();
+    let created = create(addr, &body);
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    runtime().block_on(async {
+        let mut player = Client::connect(addr, id, Some(token)).await;
+        let state = player.state_at(4).await;
+        assert_eq!(moves(&state), MATE_LINE[..4]);
+        assert_eq!(state["fen"], MATE_FENS[3]);
+        player.play("i0i9").await;
+        let end = player.state_at(5).await;
+        assert_eq!(end["status"]["reason"], "checkmate");
+    });
+    // A FEN alone starts there, with no moves.
+    let body = serde_json::json!({"game": "xiangqi", "mode": "local", "record": MATE_FENS[3]}).to_string();
+    let (_, summary) = http(addr, &format!("/api/games/{}", create(addr, &body)["id"].as_str().unwrap()), None);
+    assert_eq!(summary["plies"], 0);
+    let refused = |record: &str, fen: Option<&str>| {
+        let mut body = serde_json::json!({"game": "xiangqi", "mode": "local", "record": record});
+        if let Some(fen) = fen {
+            body["fen"] = fen.into();
+        }
+        let (status, answer) = http(addr, "/api/games", Some(&body.to_string()));
+        assert_eq!(status, 400, "{answer}");
+        answer["error"].as_str().unwrap().to_string()
+    };
+    // Worked out by hand: six legal moves, then Red's a-file chariot onto its own pawn.
+    let error = refused("1. C2.5 H8+7 2. H2+3 R9.8 3. R1.2 P7+1 4. R9+3", None);
+    assert!(error.contains("move 7") && error.contains("R9+3"), "{error}");
+    let error = refused(&format!("[FEN \"{MATE_FEN}\"]\n1. R9-1 p1+1 2. R9+1 p1.2 3. R1+9"), None);
+    assert_eq!(error, "the record's game is already over (checkmate)");
+    assert!(refused("1. h2e2", Some(MATE_FEN)).contains("not both"));
+}

@@ -301,6 +301,21 @@ async fn notation_switch(page: &Page<'_>) {
     page.screenshot("move-list-wxf-desktop").await;
 }
 
+/// Issue 19: a record typed into the start screen (Chinese moves) starts the game after
+/// its moves, and play goes on from there to the mate.
+async fn record_paste(page: &Page<'_>, base: &str) {
+    open_start_screen(page, base).await;
+    page.click("label[for=\"mode-local\"]").await;
+    let record = page.client.find(fantoccini::Locator::Id("start-record")).await.expect("the record field");
+    let chinese: Vec<&str> = MATE_LINE_CHINESE.split(' ').collect();
+    record.send_keys(&chinese[..8].join(" ")).await.expect("the record typed");
+    page.click("#start-game").await;
+    let played = MATE_LINE[..8].join(" ");
+    page.wait_for("the record's moves", &format!("{} === '{played}'", moves_listed())).await;
+    click_move(page, "b4", "e4", 9).await;
+    page.wait_for("the mate", "document.getElementById('status').textContent.includes('checkmate')").await;
+}
+
 #[test]
 fn the_page_plays_in_a_real_browser() {
     let Some(session) = Session::start("web_browser", DESKTOP.0, DESKTOP.1) else { return };
@@ -310,6 +325,7 @@ fn the_page_plays_in_a_real_browser() {
     session.run(async {
         local_xiangqi_to_mate(&page, base).await;
         notation_switch(&page).await;
+        record_paste(&page, base).await;
         engine_reply(&page, base).await;
         banqi_flip(&page, base).await;
         online_and_watch(&page, base).await;

@@ -58,9 +58,15 @@ export class StartView {
     this.engineAbout = h("span", { class: "muted engine-about", id: "engine-about" });
     this.engineField.append(this.engineAbout);
     this.sideField = field("Your side", this.side);
+    // A Xiangqi game may go on from a position or a record pasted here.
+    this.record = h("textarea", {
+      id: "start-record", name: "record", rows: 2, spellcheck: "false",
+      placeholder: "Optional: a FEN, or a record in WXF, 中文 or ICCS",
+    });
+    this.recordField = field("Start from", this.record);
     const form = h("form", { class: "new-game", onsubmit: (event) => this.start(event) }, [
       h("div", { class: "modes", role: "radiogroup" }, this.modeInputs),
-      field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock),
+      field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock), this.recordField,
       h("button", { type: "submit", id: "start-game", class: "primary" }, "Start"),
     ]);
     form.addEventListener("change", () => this.refreshForm());
@@ -81,6 +87,7 @@ export class StartView {
     const game = this.game.value;
     this.engineField.hidden = mode !== "engine";
     this.sideField.hidden = mode === "local";
+    this.recordField.hidden = game !== "xiangqi";
     const sideLabels = game === "banqi" ? ["Move first", "Move second"] : ["Red (moves first)", "Black"];
     const side = this.side.value || "red";
     this.side.replaceChildren(...[["red", sideLabels[0]], ["black", sideLabels[1]], ["random", "Random"]]
@@ -110,6 +117,7 @@ export class StartView {
     const newGame = { game: this.game.value, mode };
     if (mode === "engine") newGame.engine = this.engine.value;
     if (mode !== "local") newGame.side = this.side.value;
+    if (newGame.game === "xiangqi" && this.record.value.trim()) newGame.record = this.record.value;
     if (this.clock.value) {
       const [base, increment] = this.clock.value.split("+").map(Number);
       newGame.clock = { base_s: base, increment_s: increment };

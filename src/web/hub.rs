@@ -12,6 +12,8 @@ use super::protocol::{Created, GameSummary, Links, NewGame};
 use super::room::{Context, Room};
 use super::store::GameRow;
 use super::table::new_table;
+use crate::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
+use crate::game::{Game, Status};
 
 /// The rooms of a server.
 pub struct Hub {
@@ -49,17 +51,23 @@ impl Hub {
     /// Open and live games, newest first.
     pub fn lobby(&self) -> Vec<GameSummary> {
         let rooms: Vec<Arc<Room>> = self.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
-        let mut games: Vec<GameSummary> = rooms.iter().map(|room| room.summary()).filter(|g| g.status != "over").collect();
+        let mut games: Vec<GameSummary> =
+            rooms.iter().map(|room| room.summary()).filter(|g| g.status != "over").collect();
         games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
         games
     }
 
     /// Creates and stores a game as `new` asks.
     pub fn create(&self, new: &NewGame) -> Result<Created, String> {
-        if new.game == "banqi" && new.fen.is_some() {
+        if new.game == "banqi" && (new.fen.is_some() || new.record.is_some()) {
             return Err("a Banqi game always starts from the start position".to_string());
         }
-        let table = new_table(&new.game, new.fen.as_deref())?;
+        let (start, moves) = match (&new.fen, &new.record) {
+            (Some(_), Some(_)) => return Err("give either `fen` or `record`, not both".to_string()),
+            (_, Some(record)) => imported(record)?,
+            (fen, None) => (fen.clone(), Vec::new()),
+        };
+        let table = new_table(&new.game, start.as_deref())?;
         let mut rng = rand::rng();
         let human = match new.side.as_deref().unwrap_or("red") {
             "red" => 0,
@@ -115,8 +123,9 @@ impl Hub {
             left_ms: clock.map(|(base, _)| [base, base]),
             end: None,
         };
-        self.context.store.insert(&row)?;
-        let room = Room::restore(Arc::clone(&self.context), row, &[])?;
+        // The room first: it replays the moves under the server's rules before anything is stored.
+        let room = Room::restore(Arc::clone(&self.context), row.clone(), &moves)?;
+        self.context.store.insert(&row, &moves)?;
         self.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), room);
         let opponent = tokens[1 - human].as_deref().filter(|_| new.mode == "online");
         Ok(created(id, token, opponent))
@@ -127,6 +136,21 @@ impl Hub {
         let room = self.room(id)?;
         Some(room.take_free_seat().map(|token| created(id.to_string(), token, None)))
     }
+}
+
+/// The start (`None`: the usual one) and the moves, in ICCS, of a Xiangqi game to go on
+/// from: `text` is a FEN, or a record whose every move must be legal and which must leave
+/// the game going.
+fn imported(text: &str) -> Result<(Option<String>, Vec<String>), String> {
+    if let Ok(game) = Xiangqi::from_text(text.trim()) {
+        return Ok((Some(game.to_text()), Vec::new()));
+    }
+    let record = ImportedRecord::read(text).map_err(|why| format!("the record: {why}"))?;
+    let game = record.replay().map_err(|why| format!("the record: {why}"))?;
+    if let Status::Over { reason, .. } = game.status() {
+        return Err(format!("the record's game is already over ({reason})"));
+    }
+    Ok((Some(game.start_fen()), game.move_texts(Notation::Iccs)))
 }
 
 /// The answer giving seat `token` of game `id`, with the links (the opponent's seat's when

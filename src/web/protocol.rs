@@ -94,6 +94,10 @@ pub struct NewGame {
     /// The start position (Xiangqi only).
     #[serde(default)]
     pub fen: Option<String>,
+    /// A game to go on from (Xiangqi only; not with `fen`): a FEN, or a record (PGN or a
+    /// plain move list in ICCS, WXF or Chinese) whose moves are played at once.
+    #[serde(default)]
+    pub record: Option<String>,
 }
 
 /// The links of a created game.

@@ -74,8 +74,8 @@ impl Store {
         tx.commit().map_err(write_error)
     }
 
-    /// Stores a new game.
-    pub fn insert(&self, row: &GameRow) -> Result<(), String> {
+    /// Stores a new game, with the moves it starts with (an imported record's), all at once.
+    pub fn insert(&self, row: &GameRow, moves: &[String]) -> Result<(), String> {
         self.transaction(|tx| {
             tx.execute(
                 "INSERT INTO games (id, game, mode, created, start, red_token, black_token, red_name, black_name,
@@ -97,8 +97,11 @@ impl Store {
                     row.left_ms.map(|l| l[0] as i64),
                     row.left_ms.map(|l| l[1] as i64),
                 ],
-            )
-            .map(drop)
+            )?;
+            for (ply, mv) in moves.iter().enumerate() {
+                tx.execute("INSERT INTO moves (game, ply, mv) VALUES (?1, ?2, ?3)", params![row.id, ply as i64, mv])?;
+            }
+            Ok(())
         })
     }
 
@@ -164,7 +167,9 @@ impl Store {
                 clock: base.zip(increment).map(|(b, i)| (b as u64, i as u64)),
                 left_ms: left.0.zip(left.1).map(|(a, b)| [a as u64, b as u64]),
                 end: match result {
-                    Some(result) => Some(Outcome { over: true, result: Some(result), reason: r.get(15)?, text: r.get(16)? }),
+                    Some(result) => {
+                        Some(Outcome { over: true, result: Some(result), reason: r.get(15)?, text: r.get(16)? })
+                    }
                     None => None,
                 },
             })
