@@ -60,6 +60,7 @@ fn two_players_and_two_spectators_play_to_mate() {
         let first = red.next().await;
         assert_eq!(first["you"], "red");
         assert_eq!(first["seats"]["black"], Value::Null);
+        assert_eq!(first["legal"], serde_json::json!([]), "no move offered before the opponent is seated");
         red.play("a8a7").await;
         assert_eq!(red.error().await, "wait for an opponent to take the other seat");
         let mut black = Client::connect(addr, &id, Some(&black_token)).await;

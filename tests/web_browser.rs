@@ -249,10 +249,23 @@ async fn online_and_watch(page: &Page<'_>, base: &str) {
         &format!("{}.includes('/#/g/') && {}.includes('token=')", link("opponent-link"), link("opponent-link")),
     )
     .await;
+    // Issue 20: until the opponent takes the other seat, no move is offered.
+    page.wait_for(
+        "the waiting status",
+        "document.getElementById('status').textContent.startsWith('Waiting for an opponent')",
+    )
+    .await;
+    page.click(".hit[data-square=\"h2\"]").await;
+    assert_eq!(page.eval("document.querySelectorAll('.target').length").await, 0, "a move offered before the opponent");
+    let opponent = page.eval(&link("opponent-link")).await;
+    let opponent = opponent.as_str().expect("the opponent's link").to_owned();
     let watch = page.eval(&link("watch-link")).await;
     let watch = watch.as_str().expect("the watch link").to_owned();
     assert!(watch.starts_with(base) && !watch.contains("token"), "a watch link without a token: {watch}");
     page.screenshot("online-desktop").await;
+    // The opponent's link takes the black seat: the game is on.
+    page.client.goto(&opponent).await.expect("the opponent's link opens");
+    page.wait_for("Red to move", "document.getElementById('status').textContent.startsWith('Red to move')").await;
     page.client.goto(&watch).await.expect("the watch link opens");
     page.wait_for(
         "the spectator's view",

@@ -217,6 +217,8 @@ export class GameView {
     let text;
     if (state.status.over) {
       text = state.status.text;
+    } else if (SIDES.some((side) => state.seats[side] === null)) {
+      text = "Waiting for an opponent to take the other seat";
     } else {
       const mine = state.you === state.to_move;
       text = mine ? `Your move (${this.seatLabel(state.to_move)})` : `${this.seatLabel(state.to_move)} to move`;

@@ -532,8 +532,9 @@ impl Room {
             move_names: inner.table.move_names().to_vec(),
             board: snapshot.board,
             to_move: seat_str(snapshot.to_move).to_string(),
-            legal: if inner.over() { Vec::new() } else { snapshot.legal },
-            legal_names: if inner.over() { Vec::new() } else { snapshot.legal_names },
+            // No move is offered before both seats are taken, nor after the end.
+            legal: if inner.over() || !inner.live() { Vec::new() } else { snapshot.legal },
+            legal_names: if inner.over() || !inner.live() { Vec::new() } else { snapshot.legal_names },
             check: snapshot.check,
             last: inner.table.moves().last().map(|mv| mv.split(':').next().unwrap_or_default().to_string()),
             status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),
