@@ -143,6 +143,11 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     assert_eq!(page.eval("document.querySelectorAll('.hit').length").await, 90, "90 points on the board");
     page.click(".hit[data-square=\"e9\"]").await;
     assert_eq!(page.eval("document.querySelectorAll('.target').length").await, 0, "no moves after the mate");
+    // Issue 20: the pieces each side took, and the lead in points (the cannon took a pawn).
+    let taken = |seat: &str| format!("document.querySelector('.seat[data-seat=\"{seat}\"] .captured').dataset.taken");
+    assert_eq!(page.eval(&taken("red")).await, "p", "what Red took");
+    assert_eq!(page.eval(&taken("black")).await, "", "what Black took");
+    assert_eq!(page.text(".seat[data-seat=\"red\"] .captured .lead").await, "+1");
     page.screenshot("xiangqi-mate-desktop").await;
 
     page.click("button[title=\"previous move\"]").await;
@@ -155,6 +160,7 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     page.wait_for("the start position again", &format!("{} === 'C' && {} === 'p'", piece_at("h2"), piece_at("e6")))
         .await;
     assert_eq!(shown_position(page).await, start_position(), "stepping back to the start");
+    assert_eq!(page.eval(&taken("red")).await, "", "nothing taken at the start");
     page.click("button[title=\"latest position\"]").await;
     page.wait_for(
         "the final position",

@@ -29,6 +29,13 @@ function pieceNode(letter, square, point) {
   ]);
 }
 
+/** A piece alone, as a small inline SVG (the pieces a side has taken, beside its seat). */
+export function pieceBadge(letter) {
+  const edge = PIECE_RADIUS + 2;
+  return s("svg", { class: "piece-badge", viewBox: `${-edge} ${-edge} ${2 * edge} ${2 * edge}`, role: "img" },
+    [pieceNode(letter, "", { x: 0, y: 0 })]);
+}
+
 function arrow(from, to, cls) {
   const dx = to.x - from.x;
   const dy = to.y - from.y;

@@ -4,7 +4,8 @@
 // state frame; the page only forwards what the user chose.
 
 import { absoluteLink, gameSummary, pgnUrl } from "./api.js";
-import { BoardView } from "./board.js";
+import { BoardView, pieceBadge } from "./board.js";
+import { lostPieces, materialLead } from "./captures.js";
 import { ClockDisplay } from "./clock.js";
 import { GameConnection } from "./connection.js";
 import { copyText, h } from "./dom.js";
@@ -67,7 +68,7 @@ export class GameView {
   build(root) {
     this.root = root;
     const seatPanel = (position) => h("div", { class: `seat ${position}` }, [
-      h("span", { class: "seat-dot" }), h("span", { class: "seat-name" }),
+      h("span", { class: "seat-dot" }), h("span", { class: "seat-name" }), h("span", { class: "captured" }),
     ]);
     this.top = seatPanel("top");
     this.bottom = seatPanel("bottom");
@@ -198,6 +199,7 @@ export class GameView {
   renderSeats() {
     const state = this.state;
     const bottomSeat = this.flipped ? "black" : "red";
+    const lost = lostPieces(this.history, state.moves, this.viewPly ?? state.moves.length);
     for (const [panel, seat] of [[this.bottom, bottomSeat], [this.top, other(bottomSeat)]]) {
       const name = state.seats[seat];
       const yours = state.you === seat ? " (you)" : "";
@@ -208,8 +210,22 @@ export class GameView {
       panel.dataset.seat = seat;
       panel.querySelector(".seat-name").textContent =
         `${this.seatLabel(seat)} · ${name || "waiting for a player…"}${yours}`;
+      this.renderCaptured(panel.querySelector(".captured"), lost, color, state.game);
       panel.append(this.clockOf[seat]);
     }
+  }
+
+  /** The pieces `color` has taken, the most valuable first, and in Xiangqi its lead in points. */
+  renderCaptured(element, lost, color, game) {
+    if (!color) {
+      element.replaceChildren();
+      return;
+    }
+    const taken = lost[other(color)].slice().sort((a, b) => "rcnabpgmk".indexOf(a.toLowerCase()) - "rcnabpgmk".indexOf(b.toLowerCase()));
+    const lead = game === "xiangqi" ? materialLead(lost, color) : 0;
+    const badges = taken.map((letter) => pieceBadge(letter));
+    element.replaceChildren(...badges, ...(lead > 0 ? [h("span", { class: "lead" }, `+${lead}`)] : []));
+    element.dataset.taken = taken.join("");
   }
 
   renderStatus(latest) {
