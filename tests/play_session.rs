@@ -231,3 +231,17 @@ fn a_game_goes_on_from_a_record() {
     assert!(stderr.trim().ends_with("move 3 `C5+3`: the red cannon has no such legal move"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A perpetual check of tests/data/xiangqi-repetition-public.jsonl: Red's horse checks from
+/// d8 and e6 in turn while Black's general steps f9-f8-f9. Before Red's third d8e6 the
+/// terminal says that Black's reply can repeat the position a third time and asks; `n`
+/// leaves the move unplayed, `y` plays it, and Black's reply wins by the perpetual check.
+#[test]
+fn a_perpetual_check_is_warned_before_it_loses() {
+    let fen = "5kb2/9/5a3/4N4/9/9/4P4/9/9/2BA1K1R1 w - - 7 37";
+    let text = transcript(&["--fen", fen], "e6d8\nf9f8\nd8e6\nf8f9\ne6d8\nf9f8\nd8e6\nn\nd8e6\ny\nf8f9\n");
+    let warning = "after this move your opponent can repeat the position for the third time: \
+                   a perpetual check by you, which loses. Play it? (y/n) ";
+    assert_in_order(&text, &[warning, "n\nnot played\n", "Red> d8e6\n", warning, "y\n", "Black> f8f9\n"]);
+    assert!(text.ends_with("result: 0-1, Black wins (perpetual check)\n"), "{text}");
+}

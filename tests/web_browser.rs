@@ -335,6 +335,42 @@ async fn record_paste(page: &Page<'_>, base: &str) {
     page.wait_for("the mate", "document.getElementById('status').textContent.includes('checkmate')").await;
 }
 
+/// Issue 20: before Red's horse checks for the third time in a perpetual check (a cycle of
+/// tests/data/xiangqi-repetition-public.jsonl), the page says that Black's reply can end
+/// the game against Red and asks; cancelled, nothing is played; confirmed, the move is,
+/// and Black's reply wins by the perpetual check.
+async fn repetition_warning(page: &Page<'_>, base: &str) {
+    open_start_screen(page, base).await;
+    page.click("label[for=\"mode-local\"]").await;
+    let record = page.client.find(fantoccini::Locator::Id("start-record")).await.expect("the record field");
+    let cycle = "[FEN \"5kb2/9/5a3/4N4/9/9/4P4/9/9/2BA1K1R1 w - - 7 37\"]\n1. e6d8 f9f8 2. d8e6 f8f9 3. e6d8 f9f8";
+    record.send_keys(cycle).await.expect("the record typed");
+    page.click("#start-game").await;
+    page.wait_for("the cycle's six moves", "document.querySelectorAll('.moves .move').length === 6").await;
+    let ask = || async {
+        page.click(".hit[data-square=\"d8\"]").await;
+        page.click(".hit[data-square=\"e6\"]").await;
+        page.wait_for("the repetition warning", "!!document.querySelector('#repetition-warning[open]')").await;
+    };
+    ask().await;
+    let warning = page.text("#repetition-warning p").await;
+    assert!(warning.contains("a perpetual check by you, which loses"), "{warning}");
+    page.screenshot("repetition-warning-desktop").await;
+    page.click("#repetition-warning .cancel").await;
+    page.wait_for("the warning closed", "!document.querySelector('#repetition-warning')").await;
+    assert_eq!(
+        page.eval("document.querySelectorAll('.moves .move').length").await,
+        6,
+        "a cancelled move is not played"
+    );
+    ask().await;
+    page.click("#repetition-warning .play-anyway").await;
+    page.wait_for("the check played", "document.querySelectorAll('.moves .move').length === 7").await;
+    click_move(page, "f8", "f9", 8).await;
+    page.wait_for("the perpetual check's end", "document.getElementById('status').textContent.includes('perpetual')")
+        .await;
+}
+
 #[test]
 fn the_page_plays_in_a_real_browser() {
     let Some(session) = Session::start("web_browser", DESKTOP.0, DESKTOP.1) else { return };
@@ -345,6 +381,7 @@ fn the_page_plays_in_a_real_browser() {
         local_xiangqi_to_mate(&page, base).await;
         notation_switch(&page).await;
         record_paste(&page, base).await;
+        repetition_warning(&page, base).await;
         engine_reply(&page, base).await;
         banqi_flip(&page, base).await;
         online_and_watch(&page, base).await;

@@ -6,7 +6,7 @@ mod common;
 
 use serde::Deserialize;
 use xiangqi_zero::game::xiangqi::{Move, RepetitionRule, Rules, Xiangqi};
-use xiangqi_zero::game::{EndReason, Game, Player, Status};
+use xiangqi_zero::game::{EndReason, Game, Player, RepetitionWarning, Status};
 
 /// Plays `moves` from `fen` under `rule`, stopping when the game ends; returns the
 /// status and the number of plies played.
@@ -461,4 +461,50 @@ fn reference_cycles() {
         }
     }
     assert!(failures.is_empty(), "{} of {}:\n{}", failures.len(), cycles.len(), failures.join("\n"));
+}
+
+/// The warning before a move that lets a repetition end the game against its player, on
+/// every cycle of the public file, ruled by our own rules (Asian): the last move of a
+/// drawn cycle warns of the draw; where the last mover loses, its move warns; where the
+/// last mover wins by the other side's perpetual check or chase, that side is warned one
+/// move earlier, that the reply can end it; no move before those warns at all.
+#[test]
+fn a_move_that_lets_a_repetition_end_the_game_against_its_player_is_warned() {
+    let cycles: Vec<Cycle> = common::read_jsonl("xiangqi-repetition-public.jsonl");
+    let mut warned = [0; 3];
+    for cycle in &cycles {
+        let (end, plies) = play(&cycle.fen, &cycle.moves, RepetitionRule::Asian);
+        let Status::Over { winner, reason } = end else { panic!("{}: not over", cycle.fen) };
+        let mut game = Xiangqi::from_text(&cycle.fen).unwrap();
+        for (index, text) in cycle.moves[..plies].iter().enumerate() {
+            let mv = game.parse_move(text).unwrap();
+            let warning = RepetitionWarning::before(&game, mv);
+            let mover = game.to_move();
+            let expected = if index + 1 == plies && winner != Some(mover) {
+                warned[usize::from(winner.is_some())] += 1;
+                Some(RepetitionWarning { reason, loses: winner.is_some(), by_reply: false })
+            } else if index + 2 == plies && winner == Some(mover.opponent()) && reason != EndReason::Repetition {
+                warned[2] += 1;
+                Some(RepetitionWarning { reason, loses: true, by_reply: true })
+            } else {
+                None
+            };
+            assert_eq!(warning, expected, "{}: move {} `{text}`", cycle.fen, index + 1);
+            game.play(mv);
+        }
+    }
+    // Draws, losses by one's own move, losses by the reply: each kind is in the file.
+    assert!(warned.iter().all(|&n| n > 0), "warnings of each kind: {warned:?}");
+}
+
+/// The warnings' words, worked out by hand.
+#[test]
+fn repetition_warnings_say_what_the_move_means() {
+    let check = RepetitionWarning { reason: EndReason::PerpetualCheck, loses: true, by_reply: true };
+    assert_eq!(
+        check.text(),
+        "after this move your opponent can repeat the position for the third time: a perpetual check by you, which loses"
+    );
+    let draw = RepetitionWarning { reason: EndReason::Repetition, loses: false, by_reply: false };
+    assert_eq!(draw.text(), "this move repeats the position for the third time: the game is drawn");
 }

@@ -129,13 +129,36 @@ export class GameView {
 
   chose(move) {
     const you = this.state.you;
+    const warning = (this.state.repetition_warnings || {})[move];
     if (you === "spectator") {
       this.connection.send({ type: "suggest", move });
       this.mySuggestion = move;
+    } else if (warning) {
+      this.confirmMove(move, warning);
     } else {
       this.connection.send({ type: "move", move });
     }
     this.render();
+  }
+
+  /** Asks before sending a move that lets a repetition end the game against its player. */
+  confirmMove(move, warning) {
+    const dialog = h("dialog", { class: "confirm-move", id: "repetition-warning" }, [
+      h("p", {}, `${capitalized(warning)}.`),
+      h("div", { class: "dialog-actions" }, [
+        h("button", { type: "button", class: "cancel", onclick: () => dialog.close() }, "Cancel"),
+        h("button", {
+          type: "button", class: "primary play-anyway",
+          onclick: () => {
+            dialog.close();
+            this.connection.send({ type: "move", move });
+          },
+        }, "Play it"),
+      ]),
+    ]);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
   }
 
   send(type) {

@@ -14,10 +14,12 @@ pub mod banqi;
 mod chance;
 mod move_list;
 pub mod perft;
+mod repetition_warning;
 mod splitmix;
 pub mod xiangqi;
 
 pub use chance::sample_outcome;
+pub use repetition_warning::RepetitionWarning;
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;

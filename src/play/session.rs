@@ -12,7 +12,7 @@ use super::{Ending, Style, View};
 use crate::eval::record::move_entry;
 use crate::eval::{GameRecord, Player as Engine, PlayerSpec};
 use crate::game::xiangqi::Notation;
-use crate::game::{sample_outcome, Game, Player as Seat, Status};
+use crate::game::{sample_outcome, Game, Player as Seat, RepetitionWarning, Status};
 use crate::search::Limits;
 
 /// The engine that gives hints when no seat has one.
@@ -155,11 +155,25 @@ impl<G: View> Session<'_, G> {
                     return Ok(None);
                 }
                 Command::Move(text) => match self.game.read_move(text) {
-                    Ok(mv) => self.make(mv)?,
+                    Ok(mv) if self.confirmed(mv, input)? => self.make(mv)?,
+                    Ok(_) => writeln!(self.out, "not played")?,
                     Err(why) => writeln!(self.out, "{why}")?,
                 },
             }
         }
+    }
+
+    /// Whether to play `mv`: yes, unless it lets a repetition end the game against its
+    /// player and, told so, the player does not answer `y`.
+    fn confirmed(&mut self, mv: G::Move, input: &mut dyn BufRead) -> io::Result<bool> {
+        let Some(warning) = RepetitionWarning::before(&self.game, mv) else { return Ok(true) };
+        write!(self.out, "{}. Play it? (y/n) ", warning.text())?;
+        self.out.flush()?;
+        let answer = read_line(input)?.unwrap_or_default();
+        if self.setup.echo {
+            writeln!(self.out, "{}", answer.trim())?;
+        }
+        Ok(answer.trim().eq_ignore_ascii_case("y") || answer.trim().eq_ignore_ascii_case("yes"))
     }
 
     /// The opening lines: who plays what, and the board.

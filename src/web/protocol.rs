@@ -1,5 +1,7 @@
 //! The frames and bodies of the `serve` protocol (docs/web-protocol.md), as serde types.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// A frame a client sends over the game's WebSocket.
@@ -229,6 +231,9 @@ pub struct State {
     pub legal: Vec<String>,
     /// Xiangqi: each of `legal` in WXF and Chinese (empty for Banqi).
     pub legal_names: Vec<MoveNames>,
+    /// The moves of `legal` that let a repetition end the game against their player, each
+    /// with what it means ("this move repeats the position for the third time: …").
+    pub repetition_warnings: BTreeMap<String, String>,
     /// Xiangqi: the square of the general in check.
     pub check: Option<String>,
     /// The last move.

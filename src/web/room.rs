@@ -535,6 +535,7 @@ impl Room {
             // No move is offered before both seats are taken, nor after the end.
             legal: if inner.over() || !inner.live() { Vec::new() } else { snapshot.legal },
             legal_names: if inner.over() || !inner.live() { Vec::new() } else { snapshot.legal_names },
+            repetition_warnings: snapshot.repetition_warnings,
             check: snapshot.check,
             last: inner.table.moves().last().map(|mv| mv.split(':').next().unwrap_or_default().to_string()),
             status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),

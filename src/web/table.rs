@@ -3,6 +3,7 @@
 //! move. [`Table`] is the object-safe face the rooms use; [`Board`] adds to each game what
 //! only the web shows (its cells, the general in check).
 
+use std::collections::BTreeMap;
 use std::convert::Infallible;
 
 use rand::rngs::StdRng;
@@ -11,7 +12,7 @@ use super::protocol::MoveNames;
 use crate::eval::{Playable, PlayerSpec};
 use crate::game::banqi::{self, Banqi, Piece};
 use crate::game::xiangqi::{Notation, Xiangqi};
-use crate::game::{sample_outcome, Game, GameError, Player as Seat, Status};
+use crate::game::{sample_outcome, Game, GameError, Player as Seat, RepetitionWarning, Status};
 use crate::play::View;
 use crate::search::Limits;
 
@@ -107,6 +108,9 @@ pub struct Snapshot {
     pub legal: Vec<String>,
     /// The legal moves as players read them (see [`Board::names`]; empty for Banqi).
     pub legal_names: Vec<MoveNames>,
+    /// The legal moves that let a repetition end the game against their player, each with
+    /// its warning ([`RepetitionWarning`]).
+    pub repetition_warnings: BTreeMap<String, String>,
     /// The general in check.
     pub check: Option<String>,
     /// The colour of each seat (first, second), once known.
@@ -260,6 +264,10 @@ impl<G: Board> Table for Match<G> {
             to_move: self.game.to_move(),
             legal: legal.iter().map(ToString::to_string).collect(),
             legal_names: legal.iter().filter_map(|&mv| self.game.names(mv)).collect(),
+            repetition_warnings: legal
+                .iter()
+                .filter_map(|&mv| RepetitionWarning::before(&self.game, mv).map(|w| (mv.to_string(), w.text())))
+                .collect(),
             check: self.game.check(),
             colors: [self.game.color_of(Seat::First), self.game.color_of(Seat::Second)],
             status,
