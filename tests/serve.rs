@@ -448,3 +448,75 @@ fn a_game_goes_on_from_a_pasted_record() {
     assert_eq!(error, "the record's game is already over (checkmate)");
     assert!(refused("1. h2e2", Some(MATE_FEN)).contains("not both"));
 }
+
+/// Takebacks: online by request (declined, then accepted: the asker's move and the reply
+/// go), remembered across a restart; against the engine back to the human's turn; on one
+/// device the last ply; none before the first move, none in Banqi.
+#[test]
+fn moves_are_taken_back_by_request_online_and_at_once_otherwise() {
+    let db = fresh_db("takeback");
+    let (id, red_token, black_token) = {
+        let server = serve(&db, &["easy=alphabeta:depth=1"]);
+        let addr = server.addr();
+        let (id, red_token, black_token) = online_mate_game(addr);
+        runtime().block_on(async {
+            let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+            let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+            red.send(r#"{"type":"takeback"}"#).await;
+            assert_eq!(red.error().await, "there is no move to take back");
+            red.play("a8a7").await;
+            black.state_at(1).await;
+            black.play("a3a2").await;
+            black.send(r#"{"type":"decline_takeback"}"#).await;
+            assert_eq!(black.error().await, "there is no takeback request to answer");
+            red.send(r#"{"type":"takeback"}"#).await;
+            black.state_where(|s| s["takeback_request"] == "red").await;
+            black.send(r#"{"type":"decline_takeback"}"#).await;
+            black.state_where(|s| s["takeback_request"].is_null()).await;
+            red.send(r#"{"type":"takeback"}"#).await;
+            black.state_where(|s| s["takeback_request"] == "red").await;
+            black.send(r#"{"type":"takeback"}"#).await;
+            // Red's move and Black's reply to it are gone: Red to move at the start.
+            let back = red.state_at(0).await;
+            assert_eq!((back["fen"].as_str(), back["to_move"].as_str()), (Some(MATE_FEN), Some("red")));
+            red.play("a8a7").await;
+            red.state_at(1).await;
+        });
+        (id, red_token, black_token)
+    };
+    // After a restart the game goes on from what was left: one move.
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    runtime().block_on(async {
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        let state = black.next().await;
+        assert_eq!(moves(&state), ["a8a7"], "{red_token}");
+        assert_eq!(state["fen"], MATE_FENS[0]);
+    });
+    let engine = create(addr, r#"{"game":"xiangqi","mode":"engine","engine":"easy","side":"red"}"#);
+    let local = create(addr, r#"{"game":"xiangqi","mode":"local"}"#);
+    let banqi = create(addr, r#"{"game":"banqi","mode":"local"}"#);
+    runtime().block_on(async {
+        let connect = |game: &Value| {
+            let (id, token) = (game["id"].as_str().unwrap().to_string(), game["token"].as_str().unwrap().to_string());
+            async move { Client::connect(addr, &id, Some(&token)).await }
+        };
+        let mut human = connect(&engine).await;
+        human.play("h2e2").await;
+        human.state_at(2).await;
+        human.send(r#"{"type":"takeback"}"#).await;
+        let back = human.state_at(0).await;
+        assert_eq!(back["to_move"], "red");
+        let mut both = connect(&local).await;
+        both.play("h2e2").await;
+        both.play("h9g7").await;
+        both.state_at(2).await;
+        both.send(r#"{"type":"takeback"}"#).await;
+        assert_eq!(moves(&both.state_at(1).await), ["h2e2"]);
+        let mut banqi = connect(&banqi).await;
+        banqi.play("a1a1").await;
+        banqi.state_at(1).await;
+        banqi.send(r#"{"type":"takeback"}"#).await;
+        assert_eq!(banqi.error().await, "takebacks are for Xiangqi: a Banqi flip cannot be hidden again");
+    });
+}

@@ -186,6 +186,13 @@ async fn engine_reply(page: &Page<'_>, base: &str) {
     click_move(page, "h2", "e2", 1).await;
     page.wait_for("the engine's reply", "document.querySelectorAll('.moves .move').length === 2").await;
     page.wait_for("our turn again", "document.getElementById('status').textContent.startsWith('Your move')").await;
+    // Issue 20: a takeback against the engine goes back to our turn before our move.
+    page.click(".actions .takeback").await;
+    page.wait_for("both moves taken back", "document.querySelectorAll('.moves .move').length === 0").await;
+    assert_eq!(page.eval(&piece_at("h2")).await, "C", "the cannon back on h2");
+    click_move(page, "h2", "e2", 1).await;
+    page.wait_for("the engine's reply again", "document.querySelectorAll('.moves .move').length === 2").await;
+    page.wait_for("our turn again", "document.getElementById('status').textContent.startsWith('Your move')").await;
     page.click(".actions .hint").await;
     page.wait_for("the hint's arrow", "!!document.querySelector('.arrow.hint')").await;
     page.screenshot("engine-desktop").await;

@@ -263,6 +263,7 @@ export class GameView {
       text = mine ? `Your move (${this.seatLabel(state.to_move)})` : `${this.seatLabel(state.to_move)} to move`;
       if (state.check) text += " · check!";
       if (state.draw_offer) text += ` · ${this.seatLabel(state.draw_offer)} offers a draw`;
+      if (state.takeback_request) text += ` · ${this.seatLabel(state.takeback_request)} asks to take a move back`;
     }
     if (!latest) text += ` — viewing move ${this.viewPly}`;
     if (!this.online) text += " — reconnecting…";
@@ -279,6 +280,9 @@ export class GameView {
       shown ? h("button", { type: "button", class: cls, onclick }, label) : null;
     const opponentOffers = state.draw_offer && state.draw_offer !== state.you && state.you !== "both";
     const iOffered = state.draw_offer && state.draw_offer === state.you;
+    const takebacks = live && state.game === "xiangqi" && state.moves.length > 0;
+    const opponentAsks = state.takeback_request && state.takeback_request !== state.you;
+    const iAsked = state.takeback_request && state.takeback_request === state.you;
     const buttons = [
       button("Flip board", "flip", () => {
         this.flipped = !this.flipped;
@@ -290,6 +294,9 @@ export class GameView {
         () => this.send("offer_draw"), live && !opponentOffers),
       button("Accept draw", "accept-draw", () => this.send("accept_draw"), live && opponentOffers),
       button("Decline draw", "decline-draw", () => this.send("decline_draw"), live && opponentOffers),
+      button(iAsked ? "Takeback asked" : "Take back", "takeback", () => this.send("takeback"), takebacks && !opponentAsks),
+      button("Accept takeback", "accept-takeback", () => this.send("takeback"), takebacks && opponentAsks),
+      button("Decline takeback", "decline-takeback", () => this.send("decline_takeback"), takebacks && opponentAsks),
       button("Copy FEN", "copy-fen", () => this.copy(state.fen, "FEN copied")),
       h("a", { class: "button pgn", href: pgnUrl(state.id, state.game === "xiangqi" ? chosenNotation() : null), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
       h("a", { class: "button", href: "#/" }, "New game"),
@@ -297,6 +304,8 @@ export class GameView {
     this.actions.replaceChildren(...buttons.filter(Boolean));
     const offered = this.actions.querySelector(".offer-draw");
     if (offered && iOffered) offered.disabled = true;
+    const asked = this.actions.querySelector(".takeback");
+    if (asked && iAsked) asked.disabled = true;
   }
 
   confirmThen(target, question, action) {

@@ -28,6 +28,11 @@ pub enum ClientFrame {
     AcceptDraw,
     /// A seat declines the opponent's draw offer.
     DeclineDraw,
+    /// A seat takes its last move back: at once against the engine or on one device;
+    /// online, asks the opponent, or accepts the opponent's request.
+    Takeback,
+    /// A seat declines the opponent's takeback request.
+    DeclineTakeback,
     /// A seat asks the hint engine for a move.
     Hint,
     /// Answered by `pong`.
@@ -242,6 +247,8 @@ pub struct State {
     pub status: Outcome,
     /// The seat that offers a draw.
     pub draw_offer: Option<String>,
+    /// The seat asking to take its last move back (online), if any.
+    pub takeback_request: Option<String>,
     /// The clocks, when the game has them.
     pub clock: Option<ClockView>,
     /// The spectators' suggestions for this position, most first (empty where hidden).

@@ -77,6 +77,9 @@ impl Frames {
     }
 }
 
+/// Why a takeback is refused at the start of the game.
+const NOTHING_TO_TAKE_BACK: &str = "there is no move to take back";
+
 /// A room's mutable state.
 struct Inner {
     row: GameRow,
@@ -84,6 +87,10 @@ struct Inner {
     clock: Option<Clock>,
     end: Option<Outcome>,
     draw_offer: Option<Seat>,
+    /// The seat asking to take its last move back (online).
+    takeback_request: Option<Seat>,
+    /// Takebacks so far: an engine's answer for a position taken back is dropped.
+    takebacks: u64,
     /// Each spectator connection's suggestion for the current position.
     suggestions: HashMap<u64, String>,
     spectators: usize,
@@ -149,6 +156,8 @@ impl Room {
                 table,
                 clock,
                 draw_offer: None,
+                takeback_request: None,
+                takebacks: 0,
                 suggestions: HashMap::new(),
                 spectators: 0,
                 rng: StdRng::from_rng(&mut rand::rng()),
@@ -325,6 +334,9 @@ impl Room {
             ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw => {
                 self.draw(&mut inner, role, &frame).map(|()| None)
             }
+            ClientFrame::Takeback | ClientFrame::DeclineTakeback => {
+                self.takeback(&mut inner, role, &frame).map(|()| None)
+            }
             ClientFrame::Hint => {
                 if role == Role::Spectator {
                     return Err("spectators cannot ask for hints".to_string());
@@ -396,6 +408,67 @@ impl Room {
         }
     }
 
+    /// Takebacks: at once on one device (the last ply) and against the engine (back to the
+    /// player's turn before its last move); online by request and acceptance (the asker's
+    /// last move, and the reply to it if there was one). Xiangqi only: a Banqi flip cannot
+    /// be hidden again.
+    fn takeback(self: &Arc<Self>, inner: &mut Inner, role: Role, frame: &ClientFrame) -> Result<(), String> {
+        if inner.row.game != "xiangqi" {
+            return Err("takebacks are for Xiangqi: a Banqi flip cannot be hidden again".to_string());
+        }
+        // The plies that take `asker`'s last move back.
+        let plies_for = |inner: &Inner, asker: Seat| if inner.to_move() == asker { 2 } else { 1 };
+        let seat = match role {
+            Role::Spectator => return Err("spectators cannot take moves back".to_string()),
+            Role::Both => return self.undo(inner, 1),
+            Role::Seat(seat) if inner.row.mode != "online" => return self.undo(inner, plies_for(inner, seat)),
+            Role::Seat(seat) => seat,
+        };
+        let asked = inner.takeback_request == Some(seat.opponent());
+        match frame {
+            ClientFrame::DeclineTakeback if asked => {
+                inner.takeback_request = None;
+                self.changed(inner);
+                Ok(())
+            }
+            ClientFrame::DeclineTakeback => Err("there is no takeback request to answer".to_string()),
+            _ if asked => self.undo(inner, plies_for(inner, seat.opponent())),
+            _ if plies_for(inner, seat) > inner.plies() => Err(NOTHING_TO_TAKE_BACK.to_string()),
+            _ => {
+                inner.takeback_request = Some(seat);
+                self.changed(inner);
+                Ok(())
+            }
+        }
+    }
+
+    /// Takes the last `count` plies back: stored, the position rebuilt, the clock handed to
+    /// the side to move, and any engine's answer for the old position dropped.
+    fn undo(self: &Arc<Self>, inner: &mut Inner, count: usize) -> Result<(), String> {
+        let plies = inner.plies().checked_sub(count).ok_or(NOTHING_TO_TAKE_BACK)?;
+        let mut table = new_table(&inner.row.game, Some(&inner.row.start))?;
+        for mv in &inner.table.moves()[..plies] {
+            table.apply(mv)?;
+        }
+        let to_move = table.snapshot().to_move;
+        let mut clock = inner.clock.clone();
+        if let Some(clock) = clock.as_mut().filter(|clock| clock.running().is_some()) {
+            clock.start(to_move);
+        }
+        let left = clock.as_ref().map(|c| [c.left(Seat::First), c.left(Seat::Second)]);
+        self.context.store.take_back(&self.id, plies, left)?;
+        inner.table = table;
+        inner.clock = clock;
+        inner.takeback_request = None;
+        inner.draw_offer = None;
+        inner.suggestions.clear();
+        inner.takebacks += 1;
+        inner.engine_busy = None;
+        inner.timer_for = None;
+        self.changed(inner);
+        Ok(())
+    }
+
     /// Plays `text` for `seat`: checked, stored with the clocks and any result, then shown.
     fn play(self: &Arc<Self>, inner: &mut Inner, seat: Seat, text: &str) -> Result<(), String> {
         let recorded = inner.table.prepare(text, &mut inner.rng)?;
@@ -419,6 +492,7 @@ impl Room {
         inner.clock = clock;
         inner.end = end;
         inner.draw_offer = None;
+        inner.takeback_request = None;
         inner.suggestions.clear();
         self.changed(inner);
         Ok(())
@@ -453,9 +527,10 @@ impl Room {
         if let Some(spec) = inner.engine_to_move(&self.context.engines).filter(|_| inner.engine_busy != Some(ply)) {
             inner.engine_busy = Some(ply);
             let (room, table, seed) = (Arc::clone(self), inner.table.boxed_clone(), inner.rng.random());
+            let takebacks = inner.takebacks;
             tokio::spawn(async move {
                 let answer = think(table, spec, seed).await;
-                room.engine_answered(ply, answer);
+                room.engine_answered(ply, takebacks, answer);
             });
         }
         let running = inner.clock.as_ref().and_then(Clock::running).is_some();
@@ -466,10 +541,11 @@ impl Room {
         }
     }
 
-    /// The engine's answer on ply `ply`: its move, or a loss when it failed.
-    fn engine_answered(self: &Arc<Self>, ply: usize, answer: Result<String, String>) {
+    /// The engine's answer on ply `ply` after `takebacks` takebacks: its move, or a loss
+    /// when it failed.
+    fn engine_answered(self: &Arc<Self>, ply: usize, takebacks: u64, answer: Result<String, String>) {
         let mut inner = self.lock();
-        if inner.over() || inner.plies() != ply {
+        if inner.over() || inner.plies() != ply || inner.takebacks != takebacks {
             return;
         }
         let seat = inner.to_move();
@@ -540,6 +616,7 @@ impl Room {
             last: inner.table.moves().last().map(|mv| mv.split(':').next().unwrap_or_default().to_string()),
             status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),
             draw_offer: inner.draw_offer.map(|seat| seat_str(seat).to_string()),
+            takeback_request: inner.takeback_request.map(|seat| seat_str(seat).to_string()),
             clock: inner.clock.as_ref().map(|clock| ClockView {
                 red_ms: clock.left(Seat::First),
                 black_ms: clock.left(Seat::Second),

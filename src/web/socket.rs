@@ -77,7 +77,18 @@ pub fn parse(bytes: &[u8]) -> Result<ClientFrame, String> {
     }
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
     let kind = value.get("type").and_then(|t| t.as_str()).ok_or("a frame needs a string `type`")?.to_string();
-    const KINDS: [&str; 8] = ["move", "suggest", "resign", "offer_draw", "accept_draw", "decline_draw", "hint", "ping"];
+    const KINDS: [&str; 10] = [
+        "move",
+        "suggest",
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "takeback",
+        "decline_takeback",
+        "hint",
+        "ping",
+    ];
     if !KINDS.contains(&kind.as_str()) {
         return Err(format!("unknown frame type `{}`", kind.chars().take(40).collect::<String>()));
     }

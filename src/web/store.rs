@@ -135,6 +135,20 @@ impl Store {
         })
     }
 
+    /// Takes game `id` back to its first `plies` moves, with the clocks then.
+    pub fn take_back(&self, id: &str, plies: usize, left_ms: Option<[u64; 2]>) -> Result<(), String> {
+        self.transaction(|tx| {
+            tx.execute("DELETE FROM moves WHERE game = ?1 AND ply >= ?2", params![id, plies as i64])?;
+            if let Some(left) = left_ms {
+                tx.execute(
+                    "UPDATE games SET red_ms = ?1, black_ms = ?2 WHERE id = ?3",
+                    params![left[0] as i64, left[1] as i64, id],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
     /// Records the end of game `id`.
     pub fn finish(&self, id: &str, end: &Outcome) -> Result<(), String> {
         self.transaction(|tx| set_end(tx, id, end))
