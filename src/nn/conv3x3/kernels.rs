@@ -1,12 +1,16 @@
-//! The convolution's arithmetic on NCHW `f32` slices: each chunk of a few images laid
+//! The convolution's arithmetic on NCHW `f32` slices, the batch split among rayon's
+//! threads in chunks of a few images: the convolution and the gradient to the input (the
+//! convolution of the output's gradient) by Winograd's F(2×2, 3×3), shared with our
+//! forward pass ([`crate::nn::fast`]); the gradient to the weight with each chunk laid
 //! out as an im2col matrix (a row per input channel and kernel tap, a column per image
-//! cell) and multiplied in one GEMM, the batch split among rayon's threads.
+//! cell) and multiplied in one GEMM.
 
 use rayon::prelude::*;
 
-use crate::nn::fast::kernels::{add_product_transposed, matmul, sized};
+use crate::nn::fast::kernels::{add_product_transposed, sized, transpose};
+use crate::nn::fast::winograd::{Epilogue, Geometry, Scratch, Winograd};
 
-/// Images one GEMM covers.
+/// Images one task (one Winograd convolution, one weight-gradient GEMM) covers.
 const CHUNK: usize = 4;
 /// Images whose weight gradients one task sums before the partial sums are added in a
 /// fixed order (so the result does not depend on the number of threads).
@@ -86,26 +90,27 @@ fn im2col(d: Dims, x: &[f32], images: usize, col: &mut [f32]) {
     }
 }
 
-/// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`.
+/// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`: by
+/// Winograd ([`Winograd`]) on each chunk of images turned channels-last, and back.
 pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
     let mut out = vec![0.0; d.batch * d.outputs * d.cells()];
     if d.is_empty() {
         return out;
     }
-    let cells = d.cells();
+    let (cells, winograd) = (d.cells(), Winograd::of_kernel(d.inputs, d.outputs, weight));
+    let geometry = Geometry { height: d.height, width: d.width };
     out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(col, product), (out, x)| {
+        || (Scratch::default(), Vec::new(), Vec::new()),
+        |(scratch, input, output), (out, x)| {
             let images = x.len() / (d.inputs * cells);
-            let columns = images * cells;
-            let col = sized(col, d.inputs * 9 * columns);
-            im2col(d, x, images, col);
-            let product = sized(product, d.outputs * columns);
-            matmul(d.outputs, d.inputs * 9, columns, weight, col, product);
-            // The product is [outputs][image · cells]; the output [image][outputs][cells].
-            for (plane, out) in out.chunks_exact_mut(cells).enumerate() {
-                let (image, channel) = (plane / d.outputs, plane % d.outputs);
-                out.copy_from_slice(&product[channel * columns + image * cells..][..cells]);
+            let input = sized(input, x.len());
+            for (x, input) in x.chunks_exact(d.inputs * cells).zip(input.chunks_exact_mut(cells * d.inputs)) {
+                transpose(d.inputs, cells, x, input);
+            }
+            let output = sized(output, out.len());
+            winograd.forward(geometry, images, input, scratch, Epilogue::Linear(output));
+            for (output, out) in output.chunks_exact(cells * d.outputs).zip(out.chunks_exact_mut(d.outputs * cells)) {
+                transpose(cells, d.outputs, output, out);
             }
         },
     );

@@ -113,6 +113,17 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
+/// `out = aᵀ` for row-major `a` (`rows × columns`), `out` being `columns × rows`: one
+/// image's planes to channels-last, or back.
+pub(crate) fn transpose(rows: usize, columns: usize, a: &[f32], out: &mut [f32]) {
+    assert!(a.len() >= rows * columns && out.len() >= rows * columns, "transpose operands too small");
+    for (r, row) in a.chunks_exact(columns).take(rows).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            out[c * rows + r] = v;
+        }
+    }
+}
+
 /// Grows `buffer` to at least `len` floats and returns its first `len`.
 pub(crate) fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
     if buffer.len() < len {

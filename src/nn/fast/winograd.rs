@@ -2,7 +2,8 @@
 //! comes from a 4×4 block of inputs with 16 multiplications per channel pair instead of
 //! 36, so the convolution becomes 16 independent matrix products of half the work of
 //! im2col's one. Input and output transforms run channels-last, the output transform
-//! fused with bias, ReLU and the residual add.
+//! fused with bias, ReLU and the residual add. Both our forward pass and training's
+//! convolution and input gradient ([`crate::nn::conv3x3`]) run on it.
 
 #[cfg(target_arch = "x86_64")]
 use super::kernels::has_avx512;
@@ -57,31 +58,22 @@ pub(crate) enum Epilogue<'a> {
     Relu(&'a mut [f32]),
     /// `out = relu(conv + bias + out)`: the end of a residual block.
     ResidualRelu(&'a mut [f32]),
+    /// `out = conv + bias`: the convolution alone (training's, whose bias is zero).
+    Linear(&'a mut [f32]),
 }
 
 impl Winograd {
     /// Transforms the weights of `conv` (3×3, rows `[(ky·3 + kx)·input + i]`).
     pub(crate) fn new(conv: &FoldedConv) -> Winograd {
-        const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
         let (input, output) = (conv.input, conv.output);
-        let mut u = vec![0.0; POINTS * input * output];
-        for i in 0..input {
-            for o in 0..output {
-                let g = |ky: usize, kx: usize| conv.weight[((ky * 3 + kx) * input + i) * output + o];
-                for xi in 0..4 {
-                    for nu in 0..4 {
-                        let mut sum = 0.0;
-                        for (a, &left) in G[xi].iter().enumerate() {
-                            for (b, &right) in G[nu].iter().enumerate() {
-                                sum += left * g(a, b) * right;
-                            }
-                        }
-                        u[((xi * 4 + nu) * input + i) * output + o] = sum;
-                    }
-                }
-            }
-        }
+        let u = transform_kernel(input, output, |i, o, ky, kx| conv.weight[((ky * 3 + kx) * input + i) * output + o]);
         Winograd { input, output, u, bias: conv.bias.clone() }
+    }
+
+    /// Transforms burn's conv weights (`[output, input, 3, 3]`), with no bias.
+    pub(crate) fn of_kernel(input: usize, output: usize, weight: &[f32]) -> Winograd {
+        let u = transform_kernel(input, output, |i, o, ky, kx| weight[((o * input + i) * 3 + ky) * 3 + kx]);
+        Winograd { input, output, u, bias: vec![0.0; output] }
     }
 
     /// Convolves `positions` boards of channels-last `input` and ends with `epilogue`.
@@ -113,6 +105,29 @@ impl Winograd {
         m.chunks_mut(tiles * cout).enumerate().for_each(product);
         transform_output(geometry, positions, cout, m, &self.bias, epilogue);
     }
+}
+
+/// `U = G g Gᵀ` for every channel pair's 3×3 kernel `g`, read through `weight(input,
+/// output, ky, kx)`, laid out as `[point, input channel, output channel]`.
+fn transform_kernel(input: usize, output: usize, weight: impl Fn(usize, usize, usize, usize) -> f32) -> Vec<f32> {
+    const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
+    let mut u = vec![0.0; POINTS * input * output];
+    for i in 0..input {
+        for o in 0..output {
+            for xi in 0..4 {
+                for nu in 0..4 {
+                    let mut sum = 0.0;
+                    for (a, &left) in G[xi].iter().enumerate() {
+                        for (b, &right) in G[nu].iter().enumerate() {
+                            sum += left * weight(i, o, a, b) * right;
+                        }
+                    }
+                    u[((xi * 4 + nu) * input + i) * output + o] = sum;
+                }
+            }
+        }
+    }
+    u
 }
 
 multiversion! {
@@ -194,9 +209,10 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
     let Geometry { height, width } = geometry;
     let (ty, tx) = geometry.tiles();
     let tiles = positions * ty * tx;
-    let (out, residual) = match epilogue {
-        Epilogue::Relu(out) => (out, false),
-        Epilogue::ResidualRelu(out) => (out, true),
+    let (out, residual, relu) = match epilogue {
+        Epilogue::Relu(out) => (out, false, true),
+        Epilogue::ResidualRelu(out) => (out, true, true),
+        Epilogue::Linear(out) => (out, false, false),
     };
     let mut t = vec![0.0f32; 8 * channels];
     for p in 0..positions {
@@ -239,6 +255,8 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
                             for (o, v) in out.iter_mut().zip(values) {
                                 *o = (v + *o).max(0.0);
                             }
+                        } else if !relu {
+                            out.iter_mut().zip(values).for_each(|(o, v)| *o = v);
                         } else {
                             for (o, v) in out.iter_mut().zip(values) {
                                 *o = v.max(0.0);
