@@ -45,6 +45,17 @@ impl Geometry {
     fn tiles(&self) -> (usize, usize) {
         (self.height.div_ceil(2), self.width.div_ceil(2))
     }
+
+    /// The first `positions` boards of channels-last `data` (`channels` a cell), numbered.
+    fn boards(self, positions: usize, channels: usize, data: &[f32]) -> impl Iterator<Item = (usize, &[f32])> {
+        data.chunks_exact(self.height * self.width * channels).take(positions).enumerate()
+    }
+
+    /// 2×2 output tiles of `positions` boards.
+    fn tile_count(&self, positions: usize) -> usize {
+        let (ty, tx) = self.tiles();
+        positions * ty * tx
+    }
 }
 
 /// Scratch buffers of the transformed inputs and products.
@@ -87,8 +98,7 @@ impl Winograd {
         scratch: &mut Scratch,
         epilogue: Epilogue,
     ) {
-        let (ty, tx) = geometry.tiles();
-        let tiles = positions * ty * tx;
+        let tiles = geometry.tile_count(positions);
         let (cin, cout) = (self.input, self.output);
         let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
         transform_input(geometry, positions, cin, input, v);
@@ -116,8 +126,7 @@ pub(crate) fn add_transformed_gradient(
     scratch: &mut Scratch,
     du: &mut [f32],
 ) {
-    let (ty, tx) = geometry.tiles();
-    let tiles = positions * ty * tx;
+    let tiles = geometry.tile_count(positions);
     let [cin, cout] = channels;
     let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
     transform_input(geometry, positions, cin, input, v);
@@ -125,7 +134,8 @@ pub(crate) fn add_transformed_gradient(
     transform_gradient(geometry, positions, cout, grad, m);
     let shape = Product { m: cin, k: tiles, n: cout, a_transposed: true, accumulate: true };
     for (point, du) in du.chunks_mut(cin * cout).enumerate() {
-        let (v, m) = (&v[point * tiles * cin..(point + 1) * tiles * cin], &m[point * tiles * cout..(point + 1) * tiles * cout]);
+        let (v, m) =
+            (&v[point * tiles * cin..(point + 1) * tiles * cin], &m[point * tiles * cout..(point + 1) * tiles * cout]);
         points_product(shape, v, m, du);
     }
 }
@@ -184,32 +194,60 @@ fn transform_kernel(input: usize, output: usize, weight: impl Fn(usize, usize, u
     u
 }
 
+/// A tile's window on one board of channels-last values.
+struct Window<'a> {
+    geometry: Geometry,
+    channels: usize,
+    board: &'a [f32],
+    zeros: &'a [f32],
+    /// The board's row and column at the window's corner (negative off the board).
+    corner: (isize, isize),
+}
+
+impl<'a> Window<'a> {
+    /// The window of the tile at (`y`, `x`) of the tile grid on `board` (`zeros` as long
+    /// as a cell), its corner `margin` cells up and left of the tile's first output.
+    #[inline(always)]
+    fn of_tile(
+        geometry: Geometry,
+        board: &'a [f32],
+        zeros: &'a [f32],
+        (y, x): (usize, usize),
+        margin: isize,
+    ) -> Window<'a> {
+        let corner = (2 * y as isize - margin, 2 * x as isize - margin);
+        Window { geometry, channels: zeros.len(), board, zeros, corner }
+    }
+
+    /// The values of the cell `i` rows down and `j` columns right of the corner (zeros
+    /// off the board).
+    #[inline(always)]
+    fn at(&self, i: usize, j: usize) -> &'a [f32] {
+        let (r, c) = (self.corner.0 + i as isize, self.corner.1 + j as isize);
+        let Geometry { height, width } = self.geometry;
+        if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
+            self.zeros
+        } else {
+            let at = (r as usize * width + c as usize) * self.channels;
+            &self.board[at..at + self.channels]
+        }
+    }
+}
+
 multiversion! {
 /// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
 /// `[point, tile, channel]`; every step runs along the channels.
 fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
-    let Geometry { height, width } = geometry;
-    let (ty, tx) = geometry.tiles();
-    let tiles = positions * ty * tx;
-    let zeros = vec![0.0; channels];
+    let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
     let mut t = vec![0.0f32; POINTS * channels];
-    for p in 0..positions {
-        let board = &input[p * height * width * channels..(p + 1) * height * width * channels];
+    let zeros = vec![0.0; channels];
+    for (p, board) in geometry.boards(positions, channels, input) {
         for y in 0..ty {
             for x in 0..tx {
-                let tile = (p * ty + y) * tx + x;
-                let d = |i: usize, j: usize| -> &[f32] {
-                    let (r, c) = ((2 * y + i) as isize - 1, (2 * x + j) as isize - 1);
-                    if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
-                        &zeros[..]
-                    } else {
-                        let at = (r as usize * width + c as usize) * channels;
-                        &board[at..at + channels]
-                    }
-                };
+                let (tile, d) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), 1));
                 // Bᵀ d, row by row of the result.
                 for j in 0..4 {
-                    let (d0, d1, d2, d3) = (d(0, j), d(1, j), d(2, j), d(3, j));
+                    let (d0, d1, d2, d3) = (d.at(0, j), d.at(1, j), d.at(2, j), d.at(3, j));
                     let t0 = &mut t[j * channels..(j + 1) * channels];
                     for c in 0..channels {
                         t0[c] = d0[c] - d2[c];
@@ -259,28 +297,16 @@ multiversion! {
 /// `A dY Aᵀ` for every 2×2 tile `dY` of the output's gradient `grad` (channels-last, zero
 /// off the board), written as `[point, tile, channel]`: the output transform's backward.
 fn transform_gradient(geometry: Geometry, positions: usize, channels: usize, grad: &[f32], m: &mut [f32]) {
-    let Geometry { height, width } = geometry;
-    let (ty, tx) = geometry.tiles();
-    let tiles = positions * ty * tx;
-    let zeros = vec![0.0; channels];
+    let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
     let mut t = vec![0.0f32; 8 * channels];
-    for p in 0..positions {
-        let board = &grad[p * height * width * channels..(p + 1) * height * width * channels];
+    let zeros = vec![0.0; channels];
+    for (p, board) in geometry.boards(positions, channels, grad) {
         for y in 0..ty {
             for x in 0..tx {
-                let tile = (p * ty + y) * tx + x;
-                let d = |i: usize, j: usize| -> &[f32] {
-                    let (r, c) = (2 * y + i, 2 * x + j);
-                    if r >= height || c >= width {
-                        &zeros[..]
-                    } else {
-                        let at = (r * width + c) * channels;
-                        &board[at..at + channels]
-                    }
-                };
+                let (tile, d) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), 0));
                 // dY Aᵀ: each of the two rows to four points.
                 for i in 0..2 {
-                    let (d0, d1) = (d(i, 0), d(i, 1));
+                    let (d0, d1) = (d.at(i, 0), d.at(i, 1));
                     let row = &mut t[i * 4 * channels..(i + 1) * 4 * channels];
                     let (t0, rest) = row.split_at_mut(channels);
                     let (t1, rest) = rest.split_at_mut(channels);
