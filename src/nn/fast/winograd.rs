@@ -2,8 +2,10 @@
 //! comes from a 4×4 block of inputs with 16 multiplications per channel pair instead of
 //! 36, so the convolution becomes 16 independent matrix products of half the work of
 //! im2col's one. Input and output transforms run channels-last, the output transform
-//! fused with bias, ReLU and the residual add. Both our forward pass and training's
-//! convolution and input gradient ([`crate::nn::conv3x3`]) run on it.
+//! fused with bias, ReLU and the residual add. Our forward pass runs on it, and so does
+//! training ([`crate::nn::conv3x3`]): its convolution and gradient to the input with
+//! [`Winograd::forward`], its gradient to the weight through the transforms' backward
+//! ([`add_transformed_gradient`], [`kernel_gradient`]).
 
 #[cfg(target_arch = "x86_64")]
 use super::kernels::has_avx512;
@@ -58,7 +60,8 @@ impl Geometry {
     }
 }
 
-/// Scratch buffers of the transformed inputs and products.
+/// Scratch buffers of the transformed inputs and of the products (or, for the weight
+/// gradient, of the transformed output gradients).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     v: Vec<f32>,
