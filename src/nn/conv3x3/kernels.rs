@@ -1,12 +1,15 @@
-//! The convolution's arithmetic on NCHW `f32` slices: each chunk of a few images laid
-//! out as an im2col matrix (a row per input channel and kernel tap, a column per image
-//! cell) and multiplied in one GEMM, the batch split among rayon's threads.
+//! The convolution's arithmetic on NCHW `f32` slices, the batch split among rayon's
+//! threads in chunks of a few images turned channels-last: all three operations by
+//! Winograd's F(2×2, 3×3) ([`crate::nn::fast::winograd`], shared with our forward pass),
+//! the gradient to the input as the convolution of the output's gradient, the gradient
+//! to the weight through the transforms' backward.
 
 use rayon::prelude::*;
 
-use crate::nn::fast::kernels::{add_product_transposed, matmul, sized};
+use crate::nn::fast::kernels::{sized, transpose};
+use crate::nn::fast::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
 
-/// Images one GEMM covers.
+/// Images one Winograd call covers.
 const CHUNK: usize = 4;
 /// Images whose weight gradients one task sums before the partial sums are added in a
 /// fixed order (so the result does not depend on the number of threads).
@@ -54,58 +57,24 @@ impl Dims {
     }
 }
 
-/// Lays out the `images` consecutive images of `x` (each `[inputs, height, width]`) as
-/// the im2col matrix `col`: row `channel · 9 + ky · 3 + kx`, column `image · cells + cell`,
-/// holding the input under tap (ky, kx) of the kernel centred on that cell (0 off the board).
-fn im2col(d: Dims, x: &[f32], images: usize, col: &mut [f32]) {
-    let (height, width, cells) = (d.height, d.width, d.cells());
-    let columns = images * cells;
-    for (row, taps) in col.chunks_exact_mut(columns).zip(0..d.inputs * 9) {
-        let (channel, ky, kx) = (taps / 9, taps % 9 / 3, taps % 3);
-        // Cell p reads cell p + shift of its plane, within the rows that have a row
-        // ky - 1 away; one copy does them all, and the column that reads off the board's
-        // left or right edge (kx 0 or 2) is zeroed after.
-        let shift = (ky as isize - 1) * width as isize + kx as isize - 1;
-        let rows = usize::from(ky == 0) * width..(height - usize::from(ky == 2)) * width;
-        let start = (rows.start as isize).max(-shift).clamp(0, cells as isize) as usize;
-        let end = (rows.end as isize).min(cells as isize - shift).clamp(start as isize, cells as isize) as usize;
-        for (image, dst) in row.chunks_exact_mut(cells).enumerate() {
-            let plane = &x[(image * d.inputs + channel) * cells..][..cells];
-            dst[..start].fill(0.0);
-            if start < end {
-                // start ≥ -shift and end ≤ cells - shift: the source lies in the plane.
-                dst[start..end]
-                    .copy_from_slice(&plane[(start as isize + shift) as usize..(end as isize + shift) as usize]);
-            }
-            dst[end..].fill(0.0);
-            if kx != 1 {
-                let edge = if kx == 0 { 0 } else { width - 1 };
-                dst.iter_mut().skip(edge).step_by(width).for_each(|v| *v = 0.0);
-            }
-        }
-    }
-}
-
-/// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`.
+/// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`: by
+/// Winograd ([`Winograd`]) on each chunk of images turned channels-last, and back.
 pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
     let mut out = vec![0.0; d.batch * d.outputs * d.cells()];
     if d.is_empty() {
         return out;
     }
-    let cells = d.cells();
+    let (cells, winograd) = (d.cells(), Winograd::of_kernel(d.inputs, d.outputs, weight));
+    let geometry = Geometry { height: d.height, width: d.width };
     out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(col, product), (out, x)| {
+        || (Scratch::default(), Vec::new(), Vec::new()),
+        |(scratch, input, output), (out, x)| {
             let images = x.len() / (d.inputs * cells);
-            let columns = images * cells;
-            let col = sized(col, d.inputs * 9 * columns);
-            im2col(d, x, images, col);
-            let product = sized(product, d.outputs * columns);
-            matmul(d.outputs, d.inputs * 9, columns, weight, col, product);
-            // The product is [outputs][image · cells]; the output [image][outputs][cells].
-            for (plane, out) in out.chunks_exact_mut(cells).enumerate() {
-                let (image, channel) = (plane / d.outputs, plane % d.outputs);
-                out.copy_from_slice(&product[channel * columns + image * cells..][..cells]);
+            let input = channels_last(d.inputs, cells, x, input);
+            let output = sized(output, out.len());
+            winograd.forward(geometry, images, input, scratch, Epilogue::Linear(output));
+            for (output, out) in output.chunks_exact(cells * d.outputs).zip(out.chunks_exact_mut(d.outputs * cells)) {
+                transpose(cells, d.outputs, output, out);
             }
         },
     );
@@ -127,30 +96,25 @@ pub(crate) fn grad_input(d: Dims, weight: &[f32], grad: &[f32]) -> Vec<f32> {
 }
 
 /// The gradient to the weight (`d.weight()`) from the input `x` and `grad` (`d.output()`):
-/// the sum over images of `grad` `[outputs × cells]` times the transposed im2col matrix.
+/// by Winograd ([`add_transformed_gradient`]), each group of images summed apart and
+/// the groups' sums added in a fixed order.
 pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32]) -> Vec<f32> {
-    let (cells, taps) = (d.cells(), d.inputs * 9);
-    let len = d.outputs * taps;
     if d.is_empty() {
-        return vec![0.0; len];
+        return vec![0.0; d.outputs * d.inputs * 9];
     }
+    let (cells, len) = (d.cells(), 16 * d.inputs * d.outputs);
+    let geometry = Geometry { height: d.height, width: d.width };
     let partials: Vec<Vec<f32>> = x
         .par_chunks(GROUP * d.inputs * cells)
         .zip(grad.par_chunks(GROUP * d.outputs * cells))
         .map(|(x, grad)| {
-            let (mut sum, mut col, mut dy) = (vec![0.0; len], Vec::new(), Vec::new());
+            let (mut sum, mut scratch) = (vec![0.0; len], Scratch::default());
+            let (mut input, mut dy) = (Vec::new(), Vec::new());
             for (x, grad) in x.chunks(CHUNK * d.inputs * cells).zip(grad.chunks(CHUNK * d.outputs * cells)) {
                 let images = x.len() / (d.inputs * cells);
-                let columns = images * cells;
-                let col = sized(&mut col, taps * columns);
-                im2col(d, x, images, col);
-                // grad is [image][outputs][cells]; the product wants [outputs][image · cells].
-                let dy = sized(&mut dy, d.outputs * columns);
-                for (plane, grad) in grad.chunks_exact(cells).enumerate() {
-                    let (image, channel) = (plane / d.outputs, plane % d.outputs);
-                    dy[channel * columns + image * cells..][..cells].copy_from_slice(grad);
-                }
-                add_product_transposed(d.outputs, columns, taps, dy, col, &mut sum);
+                let input = channels_last(d.inputs, cells, x, &mut input);
+                let dy = channels_last(d.outputs, cells, grad, &mut dy);
+                add_transformed_gradient(geometry, images, [d.inputs, d.outputs], input, dy, &mut scratch, &mut sum);
             }
             sum
         })
@@ -160,7 +124,16 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32]) -> Vec<f32> {
     for partial in partials {
         total.iter_mut().zip(&partial).for_each(|(t, p)| *t += p);
     }
-    total
+    kernel_gradient(d.inputs, d.outputs, &total)
+}
+
+/// Images `x` (each `[channels, cells]`) channels-last (`[cells, channels]`) in `buffer`.
+fn channels_last<'a>(channels: usize, cells: usize, x: &[f32], buffer: &'a mut Vec<f32>) -> &'a mut [f32] {
+    let out = sized(buffer, x.len());
+    for (x, out) in x.chunks_exact(channels * cells).zip(out.chunks_exact_mut(cells * channels)) {
+        transpose(channels, cells, x, out);
+    }
+    out
 }
 
 #[cfg(test)]

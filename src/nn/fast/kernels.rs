@@ -7,37 +7,49 @@ use gemm::Parallelism;
 /// `out = a · b` for row-major `a` (`m × k`) and `b` (`k × n`), `out` being `m × n`, on
 /// the calling thread (callers split the batch among threads).
 pub(crate) fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
-    product(Product { m, k, n, b_transposed: false, accumulate: false }, a, b, out);
+    product(Product { m, k, n, a_transposed: false, accumulate: false }, a, b, out);
 }
 
 /// `out += a · b` for row-major `a` (`m × k`), `b` (`k × n`) and `out` (`m × n`), on the
 /// calling thread.
 pub(crate) fn add_matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
-    product(Product { m, k, n, b_transposed: false, accumulate: true }, a, b, out);
+    product(Product { m, k, n, a_transposed: false, accumulate: true }, a, b, out);
 }
 
-/// `out += a · bᵀ` for row-major `a` (`m × k`), `b` (`n × k`) and `out` (`m × n`), on the
-/// calling thread.
-pub(crate) fn add_product_transposed(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
-    product(Product { m, k, n, b_transposed: true, accumulate: true }, a, b, out);
+/// The shape of a product `a · b` (`m × k` by `k × n`, into `m × n`), whether `a` is
+/// stored transposed (`k × m`, row-major) and whether the product is added to `out` or
+/// replaces it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Product {
+    /// Rows of `a` and `out`.
+    pub m: usize,
+    /// Columns of `a`, rows of `b`.
+    pub k: usize,
+    /// Columns of `b` and `out`.
+    pub n: usize,
+    /// Whether `a` is stored as `aᵀ`.
+    pub a_transposed: bool,
+    /// Whether `out += a · b` rather than `out = a · b`.
+    pub accumulate: bool,
 }
 
-/// The shape of a product `a · b` (`m × k` by `k × n`), whether `b` is stored transposed
-/// (`n × k`, row-major) and whether the product is added to `out` or replaces it.
-struct Product {
-    m: usize,
-    k: usize,
-    n: usize,
-    b_transposed: bool,
-    accumulate: bool,
+impl Product {
+    /// The strides of `a`'s element (row r, column c), at `r · row + c · column`.
+    pub(crate) fn a_strides(&self) -> (usize, usize) {
+        if self.a_transposed {
+            (1, self.m)
+        } else {
+            (self.k, 1)
+        }
+    }
 }
 
-/// The product `p` of row-major `a` and `b` into row-major `out`, through `gemm`.
-fn product(p: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
-    let Product { m, k, n, b_transposed, accumulate } = p;
+/// The product `p` of `a` and `b` into row-major `out`, through `gemm`, on the calling
+/// thread.
+pub(crate) fn product(p: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let Product { m, k, n, accumulate, .. } = p;
     assert!(a.len() >= m * k && b.len() >= k * n && out.len() >= m * n, "matmul operands too small");
-    // `b`'s element (row r, column c) lies at r·n + c, or at c·k + r when stored transposed.
-    let (b_column_stride, b_row_stride) = if b_transposed { (k, 1) } else { (1, n) };
+    let (a_row_stride, a_column_stride) = p.a_strides();
     // SAFETY: the assert above keeps every access of the three matrices, with the strides
     // given, inside its slice; `out` does not alias `a` or `b` (it is a distinct `&mut`).
     unsafe {
@@ -50,11 +62,11 @@ fn product(p: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
             n as isize,
             accumulate,
             a.as_ptr(),
-            1,
-            k as isize,
+            a_column_stride as isize,
+            a_row_stride as isize,
             b.as_ptr(),
-            b_column_stride as isize,
-            b_row_stride as isize,
+            1,
+            n as isize,
             if accumulate { 1.0 } else { 0.0 },
             1.0,
             false,
@@ -112,6 +124,17 @@ macro_rules! multiversion {
     };
 }
 pub(crate) use multiversion;
+
+/// `out = aᵀ` for row-major `a` (`rows × columns`), `out` being `columns × rows`: one
+/// image's planes to channels-last, or back.
+pub(crate) fn transpose(rows: usize, columns: usize, a: &[f32], out: &mut [f32]) {
+    assert!(a.len() >= rows * columns && out.len() >= rows * columns, "transpose operands too small");
+    for (r, row) in a.chunks_exact(columns).take(rows).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            out[c * rows + r] = v;
+        }
+    }
+}
 
 /// Grows `buffer` to at least `len` floats and returns its first `len`.
 pub(crate) fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {

@@ -7,14 +7,14 @@
 
 pub(crate) mod kernels;
 mod weights;
-mod winograd;
+pub(crate) mod winograd;
 
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig, POLICY_PLANES};
-use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
+use kernels::{add_bias, add_matmul, bias_relu, matmul, sized, transpose};
 use weights::Weights;
 use winograd::{Epilogue, Geometry, Scratch};
 
@@ -125,13 +125,8 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
     // The encoder's planes ([position, plane, cell]) to channels-last ([position, cell, plane]).
     let planes = config.planes;
     let nhwc = sized(&mut buffers.input, rows * planes);
-    for p in 0..n {
-        for plane in 0..planes {
-            let src = &input[(p * planes + plane) * cells..(p * planes + plane + 1) * cells];
-            for (cell, &v) in src.iter().enumerate() {
-                nhwc[(p * cells + cell) * planes + plane] = v;
-            }
-        }
+    for (input, nhwc) in input.chunks_exact(planes * cells).zip(nhwc.chunks_exact_mut(cells * planes)) {
+        transpose(planes, cells, input, nhwc);
     }
 
     let geometry = Geometry { height: config.height, width: config.width };

@@ -2,15 +2,20 @@
 //! comes from a 4×4 block of inputs with 16 multiplications per channel pair instead of
 //! 36, so the convolution becomes 16 independent matrix products of half the work of
 //! im2col's one. Input and output transforms run channels-last, the output transform
-//! fused with bias, ReLU and the residual add.
+//! fused with bias, ReLU and the residual add. Our forward pass runs on it, and so does
+//! training ([`crate::nn::conv3x3`]): its convolution and gradient to the input with
+//! [`Winograd::forward`], its gradient to the weight through the transforms' backward
+//! ([`add_transformed_gradient`], [`kernel_gradient`]).
 
 #[cfg(target_arch = "x86_64")]
 use super::kernels::has_avx512;
-use super::kernels::{matmul, multiversion};
+use super::kernels::{multiversion, product, Product};
 use super::weights::FoldedConv;
 
 /// Points of a 4×4 transformed tile.
 const POINTS: usize = 16;
+/// The kernel transform's matrix: `U = G g Gᵀ`.
+const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
 /// Floats in an AVX-512 register: the width of `products`' column blocks.
 #[cfg(target_arch = "x86_64")]
 const LANES: usize = 16;
@@ -42,9 +47,21 @@ impl Geometry {
     fn tiles(&self) -> (usize, usize) {
         (self.height.div_ceil(2), self.width.div_ceil(2))
     }
+
+    /// The first `positions` boards of channels-last `data` (`channels` a cell), numbered.
+    fn boards(self, positions: usize, channels: usize, data: &[f32]) -> impl Iterator<Item = (usize, &[f32])> {
+        data.chunks_exact(self.height * self.width * channels).take(positions).enumerate()
+    }
+
+    /// 2×2 output tiles of `positions` boards.
+    fn tile_count(&self, positions: usize) -> usize {
+        let (ty, tx) = self.tiles();
+        positions * ty * tx
+    }
 }
 
-/// Scratch buffers of the transformed inputs and products.
+/// Scratch buffers of the transformed inputs and of the products (or, for the weight
+/// gradient, of the transformed output gradients).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     v: Vec<f32>,
@@ -57,31 +74,22 @@ pub(crate) enum Epilogue<'a> {
     Relu(&'a mut [f32]),
     /// `out = relu(conv + bias + out)`: the end of a residual block.
     ResidualRelu(&'a mut [f32]),
+    /// `out = conv + bias`: the convolution alone (training's, whose bias is zero).
+    Linear(&'a mut [f32]),
 }
 
 impl Winograd {
     /// Transforms the weights of `conv` (3×3, rows `[(ky·3 + kx)·input + i]`).
     pub(crate) fn new(conv: &FoldedConv) -> Winograd {
-        const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
         let (input, output) = (conv.input, conv.output);
-        let mut u = vec![0.0; POINTS * input * output];
-        for i in 0..input {
-            for o in 0..output {
-                let g = |ky: usize, kx: usize| conv.weight[((ky * 3 + kx) * input + i) * output + o];
-                for xi in 0..4 {
-                    for nu in 0..4 {
-                        let mut sum = 0.0;
-                        for (a, &left) in G[xi].iter().enumerate() {
-                            for (b, &right) in G[nu].iter().enumerate() {
-                                sum += left * g(a, b) * right;
-                            }
-                        }
-                        u[((xi * 4 + nu) * input + i) * output + o] = sum;
-                    }
-                }
-            }
-        }
+        let u = transform_kernel(input, output, |i, o, ky, kx| conv.weight[((ky * 3 + kx) * input + i) * output + o]);
         Winograd { input, output, u, bias: conv.bias.clone() }
+    }
+
+    /// Transforms burn's conv weights (`[output, input, 3, 3]`), with no bias.
+    pub(crate) fn of_kernel(input: usize, output: usize, weight: &[f32]) -> Winograd {
+        let u = transform_kernel(input, output, |i, o, ky, kx| weight[((o * input + i) * 3 + ky) * 3 + kx]);
+        Winograd { input, output, u, bias: vec![0.0; output] }
     }
 
     /// Convolves `positions` boards of channels-last `input` and ends with `epilogue`.
@@ -93,25 +101,139 @@ impl Winograd {
         scratch: &mut Scratch,
         epilogue: Epilogue,
     ) {
-        let (ty, tx) = geometry.tiles();
-        let tiles = positions * ty * tx;
+        let tiles = geometry.tile_count(positions);
         let (cin, cout) = (self.input, self.output);
         let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
         transform_input(geometry, positions, cin, input, v);
         let m = super::sized(&mut scratch.m, POINTS * tiles * cout);
-        let product = |(point, m): (usize, &mut [f32])| {
+        let shape = Product { m: tiles, k: cin, n: cout, a_transposed: false, accumulate: false };
+        for (point, m) in m.chunks_mut(tiles * cout).enumerate() {
             let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
-            let u = &self.u[point * cin * cout..(point + 1) * cin * cout];
-            // Our kernel is for AVX-512 only; gemm picks its own code for the CPU.
-            #[cfg(target_arch = "x86_64")]
-            if cout % LANES == 0 && has_avx512() {
-                products(tiles, cin, cout, v, u, m);
-                return;
-            }
-            matmul(tiles, cin, cout, v, u, m);
-        };
-        m.chunks_mut(tiles * cout).enumerate().for_each(product);
+            points_product(shape, v, &self.u[point * cin * cout..(point + 1) * cin * cout], m);
+        }
         transform_output(geometry, positions, cout, m, &self.bias, epilogue);
+    }
+}
+
+/// Adds to `du` (`[point, input channel, output channel]`, as [`Winograd`]'s `u`) the
+/// loss's gradient to the transformed kernel over `positions` boards of channels-last
+/// `input` (`channels[0]` each) and the output's gradient `grad` (`channels[1]` each):
+/// per point, `Vᵀ · (A dY Aᵀ)` over the tiles. The forward is linear in `U`, so this is
+/// its exact backward, and [`kernel_gradient`] takes it to the 3×3 kernels.
+pub(crate) fn add_transformed_gradient(
+    geometry: Geometry,
+    positions: usize,
+    channels: [usize; 2],
+    input: &[f32],
+    grad: &[f32],
+    scratch: &mut Scratch,
+    du: &mut [f32],
+) {
+    let tiles = geometry.tile_count(positions);
+    let [cin, cout] = channels;
+    let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
+    transform_input(geometry, positions, cin, input, v);
+    let m = super::sized(&mut scratch.m, POINTS * tiles * cout);
+    transform_gradient(geometry, positions, cout, grad, m);
+    let shape = Product { m: cin, k: tiles, n: cout, a_transposed: true, accumulate: true };
+    for (point, du) in du.chunks_mut(cin * cout).enumerate() {
+        let (v, m) =
+            (&v[point * tiles * cin..(point + 1) * tiles * cin], &m[point * tiles * cout..(point + 1) * tiles * cout]);
+        points_product(shape, v, m, du);
+    }
+}
+
+/// The gradient to burn's conv weights (`[output, input, 3, 3]`) from `du`, that to the
+/// transformed ones (`[point, input, output]`): `Gᵀ dU G`, the kernel transform's backward.
+pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f32> {
+    let mut weight = vec![0.0; output * input * 9];
+    for i in 0..input {
+        for o in 0..output {
+            for (ky, kx) in (0..3).flat_map(|ky| (0..3).map(move |kx| (ky, kx))) {
+                let mut sum = 0.0;
+                for (xi, left) in G.iter().enumerate() {
+                    for (nu, right) in G.iter().enumerate() {
+                        sum += left[ky] * du[((xi * 4 + nu) * input + i) * output + o] * right[kx];
+                    }
+                }
+                weight[((o * input + i) * 3 + ky) * 3 + kx] = sum;
+            }
+        }
+    }
+    weight
+}
+
+/// `out (+)= a · b` for one point's product (`shape`, `b` and `out` row-major): our
+/// register-blocked kernel where it applies, `gemm` otherwise.
+fn points_product(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
+    // Our kernel is for AVX-512 only; gemm picks its own code for the CPU.
+    #[cfg(target_arch = "x86_64")]
+    if shape.n % LANES == 0 && has_avx512() {
+        products(shape, a, b, out);
+        return;
+    }
+    product(shape, a, b, out);
+}
+
+/// `U = G g Gᵀ` for every channel pair's 3×3 kernel `g`, read through `weight(input,
+/// output, ky, kx)`, laid out as `[point, input channel, output channel]`.
+fn transform_kernel(input: usize, output: usize, weight: impl Fn(usize, usize, usize, usize) -> f32) -> Vec<f32> {
+    let mut u = vec![0.0; POINTS * input * output];
+    for i in 0..input {
+        for o in 0..output {
+            for xi in 0..4 {
+                for nu in 0..4 {
+                    let mut sum = 0.0;
+                    for (a, &left) in G[xi].iter().enumerate() {
+                        for (b, &right) in G[nu].iter().enumerate() {
+                            sum += left * weight(i, o, a, b) * right;
+                        }
+                    }
+                    u[((xi * 4 + nu) * input + i) * output + o] = sum;
+                }
+            }
+        }
+    }
+    u
+}
+
+/// A tile's window on one board of channels-last values.
+struct Window<'a> {
+    geometry: Geometry,
+    channels: usize,
+    board: &'a [f32],
+    zeros: &'a [f32],
+    /// The board's row and column at the window's corner (negative off the board).
+    corner: (isize, isize),
+}
+
+impl<'a> Window<'a> {
+    /// The window of the tile at (`y`, `x`) of the tile grid on `board` (`zeros` as long
+    /// as a cell), its corner `margin` cells up and left of the tile's first output.
+    #[inline(always)]
+    fn of_tile(
+        geometry: Geometry,
+        board: &'a [f32],
+        zeros: &'a [f32],
+        (y, x): (usize, usize),
+        margin: isize,
+    ) -> Window<'a> {
+        let corner = (2 * y as isize - margin, 2 * x as isize - margin);
+        Window { geometry, channels: zeros.len(), board, zeros, corner }
+    }
+
+    /// The values of the cell `i` rows down and `j` columns right of the corner (zeros
+    /// off the board).
+    #[inline(always)]
+    fn at(&self, i: usize, j: usize) -> &'a [f32] {
+        let (r, c) = (self.corner.0 + i as isize, self.corner.1 + j as isize);
+        let Geometry { height, width } = self.geometry;
+        if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
+            self.zeros
+        } else {
+            let at = (r as usize * width + c as usize) * self.channels;
+            &self.board[at..at + self.channels]
+        }
     }
 }
 
@@ -119,28 +241,16 @@ multiversion! {
 /// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
 /// `[point, tile, channel]`; every step runs along the channels.
 fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
-    let Geometry { height, width } = geometry;
-    let (ty, tx) = geometry.tiles();
-    let tiles = positions * ty * tx;
-    let zeros = vec![0.0; channels];
+    let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
     let mut t = vec![0.0f32; POINTS * channels];
-    for p in 0..positions {
-        let board = &input[p * height * width * channels..(p + 1) * height * width * channels];
+    let zeros = vec![0.0; channels];
+    for (p, board) in geometry.boards(positions, channels, input) {
         for y in 0..ty {
             for x in 0..tx {
-                let tile = (p * ty + y) * tx + x;
-                let d = |i: usize, j: usize| -> &[f32] {
-                    let (r, c) = ((2 * y + i) as isize - 1, (2 * x + j) as isize - 1);
-                    if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
-                        &zeros[..]
-                    } else {
-                        let at = (r as usize * width + c as usize) * channels;
-                        &board[at..at + channels]
-                    }
-                };
+                let (tile, d) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), 1));
                 // Bᵀ d, row by row of the result.
                 for j in 0..4 {
-                    let (d0, d1, d2, d3) = (d(0, j), d(1, j), d(2, j), d(3, j));
+                    let (d0, d1, d2, d3) = (d.at(0, j), d.at(1, j), d.at(2, j), d.at(3, j));
                     let t0 = &mut t[j * channels..(j + 1) * channels];
                     for c in 0..channels {
                         t0[c] = d0[c] - d2[c];
@@ -187,6 +297,49 @@ fn transform_input(geometry: Geometry, positions: usize, channels: usize, input:
 }
 
 multiversion! {
+/// `A dY Aᵀ` for every 2×2 tile `dY` of the output's gradient `grad` (channels-last, zero
+/// off the board), written as `[point, tile, channel]`: the output transform's backward.
+fn transform_gradient(geometry: Geometry, positions: usize, channels: usize, grad: &[f32], m: &mut [f32]) {
+    let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
+    let mut t = vec![0.0f32; 8 * channels];
+    let zeros = vec![0.0; channels];
+    for (p, board) in geometry.boards(positions, channels, grad) {
+        for y in 0..ty {
+            for x in 0..tx {
+                let (tile, d) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), 0));
+                // dY Aᵀ: each of the two rows to four points.
+                for i in 0..2 {
+                    let (d0, d1) = (d.at(i, 0), d.at(i, 1));
+                    let row = &mut t[i * 4 * channels..(i + 1) * 4 * channels];
+                    let (t0, rest) = row.split_at_mut(channels);
+                    let (t1, rest) = rest.split_at_mut(channels);
+                    let (t2, t3) = rest.split_at_mut(channels);
+                    for c in 0..channels {
+                        (t0[c], t1[c], t2[c], t3[c]) = (d0[c], d0[c] + d1[c], d0[c] - d1[c], -d1[c]);
+                    }
+                }
+                // A (dY Aᵀ): the two rows to four.
+                for j in 0..4 {
+                    let (r0, r1) = (&t[j * channels..(j + 1) * channels], &t[(4 + j) * channels..(5 + j) * channels]);
+                    let at = |i: usize| ((i * 4 + j) * tiles + tile) * channels;
+                    for (i, sign) in [(0, 0.0), (1, 1.0), (2, -1.0)] {
+                        let out = &mut m[at(i)..at(i) + channels];
+                        for c in 0..channels {
+                            out[c] = r0[c] + sign * r1[c];
+                        }
+                    }
+                    let out = &mut m[at(3)..at(3) + channels];
+                    for c in 0..channels {
+                        out[c] = -r1[c];
+                    }
+                }
+            }
+        }
+    }
+}
+}
+
+multiversion! {
 /// `Y = Aᵀ M A` for every tile of products `m` (`[point, tile, channel]`), the 2×2
 /// outputs on the board written channels-last through `epilogue` with `bias`; every
 /// step runs along the channels.
@@ -194,9 +347,10 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
     let Geometry { height, width } = geometry;
     let (ty, tx) = geometry.tiles();
     let tiles = positions * ty * tx;
-    let (out, residual) = match epilogue {
-        Epilogue::Relu(out) => (out, false),
-        Epilogue::ResidualRelu(out) => (out, true),
+    let (out, residual, relu) = match epilogue {
+        Epilogue::Relu(out) => (out, false, true),
+        Epilogue::ResidualRelu(out) => (out, true, true),
+        Epilogue::Linear(out) => (out, false, false),
     };
     let mut t = vec![0.0f32; 8 * channels];
     for p in 0..positions {
@@ -239,6 +393,8 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
                             for (o, v) in out.iter_mut().zip(values) {
                                 *o = (v + *o).max(0.0);
                             }
+                        } else if !relu {
+                            out.iter_mut().zip(values).for_each(|(o, v)| *o = v);
                         } else {
                             for (o, v) in out.iter_mut().zip(values) {
                                 *o = v.max(0.0);
@@ -253,32 +409,34 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
 }
 
 multiversion! {
-/// `out = v · u` for one point's product: `v` is `tiles × cin`, `u` is `cin × cout`
-/// (`cout` a multiple of `LANES`), `out` is `tiles × cout`, all row-major. With these
-/// sizes (`u` fits in L1) blocks of up to 6 rows × 64 columns accumulate in registers
-/// and nothing needs packing, unlike a general GEMM: 10% faster than `gemm` here.
+/// `out (+)= a · b` for one point's product of `shape` (`n` a multiple of `LANES`; `b`
+/// and `out` row-major, `a` either way). With these sizes (a block of `b` fits in L1)
+/// blocks of up to 6 rows × 64 columns accumulate in registers and nothing needs
+/// packing, unlike a general GEMM: 10% faster than `gemm` here.
 #[cfg(target_arch = "x86_64")]
-fn products(tiles: usize, cin: usize, cout: usize, v: &[f32], u: &[f32], out: &mut [f32]) {
+fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let Product { m, n, .. } = shape;
+    let row_stride = shape.a_strides().0;
     let mut row = 0;
-    while row < tiles {
-        let rows = (tiles - row).min(6);
+    while row < m {
+        let rows = (m - row).min(6);
         let mut col = 0;
-        while col < cout {
-            let (v, out) = (&v[row * cin..(row + rows) * cin], &mut out[row * cout..(row + rows) * cout]);
-            let width = if cout - col >= 4 * LANES { 4 * LANES } else { LANES };
+        while col < n {
+            let (a, out) = (&a[row * row_stride..], &mut out[row * n..(row + rows) * n]);
+            let width = if n - col >= 4 * LANES { 4 * LANES } else { LANES };
             match (rows, width) {
-                (6, 64) => block::<6, 64>(cin, cout, col, v, u, out),
-                (5, 64) => block::<5, 64>(cin, cout, col, v, u, out),
-                (4, 64) => block::<4, 64>(cin, cout, col, v, u, out),
-                (3, 64) => block::<3, 64>(cin, cout, col, v, u, out),
-                (2, 64) => block::<2, 64>(cin, cout, col, v, u, out),
-                (1, 64) => block::<1, 64>(cin, cout, col, v, u, out),
-                (6, _) => block::<6, 16>(cin, cout, col, v, u, out),
-                (5, _) => block::<5, 16>(cin, cout, col, v, u, out),
-                (4, _) => block::<4, 16>(cin, cout, col, v, u, out),
-                (3, _) => block::<3, 16>(cin, cout, col, v, u, out),
-                (2, _) => block::<2, 16>(cin, cout, col, v, u, out),
-                _ => block::<1, 16>(cin, cout, col, v, u, out),
+                (6, 64) => block::<6, 64>(shape, col, a, b, out),
+                (5, 64) => block::<5, 64>(shape, col, a, b, out),
+                (4, 64) => block::<4, 64>(shape, col, a, b, out),
+                (3, 64) => block::<3, 64>(shape, col, a, b, out),
+                (2, 64) => block::<2, 64>(shape, col, a, b, out),
+                (1, 64) => block::<1, 64>(shape, col, a, b, out),
+                (6, _) => block::<6, 16>(shape, col, a, b, out),
+                (5, _) => block::<5, 16>(shape, col, a, b, out),
+                (4, _) => block::<4, 16>(shape, col, a, b, out),
+                (3, _) => block::<3, 16>(shape, col, a, b, out),
+                (2, _) => block::<2, 16>(shape, col, a, b, out),
+                _ => block::<1, 16>(shape, col, a, b, out),
             }
             col += width;
         }
@@ -288,21 +446,29 @@ fn products(tiles: usize, cin: usize, cout: usize, v: &[f32], u: &[f32], out: &m
 }
 
 /// `R` rows × `W` columns (from `col`) of `products`, accumulated in registers (the
-/// operands copied into locals first, so they are loaded once per step, not per use).
+/// operands copied into locals first, so they are loaded once per step, not per use);
+/// `a` starts at the block's first row.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn block<const R: usize, const W: usize>(cin: usize, cout: usize, col: usize, v: &[f32], u: &[f32], out: &mut [f32]) {
+fn block<const R: usize, const W: usize>(shape: Product, col: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let (k, n) = (shape.k, shape.n);
+    let (row_stride, k_stride) = shape.a_strides();
     let mut acc = [[0.0f32; W]; R];
-    for i in 0..cin {
-        let columns: [f32; W] = u[i * cout + col..i * cout + col + W].try_into().expect("W columns");
-        let rows: [f32; R] = std::array::from_fn(|r| v[r * cin + i]);
+    if shape.accumulate {
+        for (r, acc) in acc.iter_mut().enumerate() {
+            acc.copy_from_slice(&out[r * n + col..r * n + col + W]);
+        }
+    }
+    for i in 0..k {
+        let columns: [f32; W] = b[i * n + col..i * n + col + W].try_into().expect("W columns");
+        let rows: [f32; R] = std::array::from_fn(|r| a[r * row_stride + i * k_stride]);
         for (acc, a) in acc.iter_mut().zip(rows) {
-            for (acc, u) in acc.iter_mut().zip(columns) {
-                *acc = a.mul_add(u, *acc);
+            for (acc, b) in acc.iter_mut().zip(columns) {
+                *acc = a.mul_add(b, *acc);
             }
         }
     }
     for (r, acc) in acc.iter().enumerate() {
-        out[r * cout + col..r * cout + col + W].copy_from_slice(acc);
+        out[r * n + col..r * n + col + W].copy_from_slice(acc);
     }
 }
