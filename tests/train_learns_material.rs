@@ -1,6 +1,6 @@
 //! The pipeline can learn what it is shown: a small net trained through the real path
 //! (samples, shard, window, loader with symmetries, trainer, loss) on positions whose value
-//! target is the sign of the material balance must, after a few hundred steps, rank a
+//! target is the sign of the material balance must, after 600 steps, rank a
 //! position a chariot up above the same position a chariot down, for both colours to move
 //! and on the mirrored board. It guards the encoding's point of view (the board turned for
 //! Black), the symmetries, the value target's sign and the loss.
@@ -84,7 +84,7 @@ fn the_value_head_learns_that_a_chariot_is_worth_having() {
     let dir = temp_dir("learns-material");
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
-    shard(&games, "gen0001-a.npz", &material_samples(6000, 7));
+    shard(&games, "gen0001-a.npz", &material_samples(20_000, 7));
     let settings = TrainSettings {
         batch_size: 64,
         optimizer: OptimizerKind::Adam,
@@ -96,9 +96,9 @@ fn the_value_head_learns_that_a_chariot_is_worth_having() {
     window.refresh(&settings).unwrap();
     let device = Device::flex().autodiff();
     device.seed(5);
-    let mut trainer = Trainer::new(Net::new(NetConfig::new::<Xiangqi>(2, 16), &device), &settings);
-    let report = trainer.train::<Xiangqi>(&window, 400, &AtomicBool::new(false), &ProgressBar::hidden());
-    assert_eq!(report.steps, 400);
+    let mut trainer = Trainer::new(Net::new(NetConfig::new::<Xiangqi>(4, 32), &device), &settings);
+    let report = trainer.train::<Xiangqi>(&window, 600, &AtomicBool::new(false), &ProgressBar::hidden());
+    assert_eq!(report.steps, 600);
     let net = trainer.model();
 
     // The start position without one chariot: Red's a0 or i0, Black's a9 or i9 (its mirror).
