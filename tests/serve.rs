@@ -520,3 +520,50 @@ fn moves_are_taken_back_by_request_online_and_at_once_otherwise() {
         assert_eq!(banqi.error().await, "takebacks are for Xiangqi: a Banqi flip cannot be hidden again");
     });
 }
+
+/// A rematch after the end: on one device and against the engine at once, online once
+/// both seats ask; the new game starts where the old one did, with the same clock and the
+/// seats swapped: each token now plays the other colour.
+#[test]
+fn a_rematch_swaps_the_colours_and_keeps_the_clock() {
+    let server = serve(&fresh_db("rematch"), &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let (id, red_token, black_token) = online_mate_game(addr);
+    let engine = create(
+        addr,
+        r#"{"game":"xiangqi","mode":"engine","engine":"easy","side":"red","clock":{"base_s":60,"increment_s":1}}"#,
+    );
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        red.send(r#"{"type":"rematch"}"#).await;
+        assert_eq!(red.error().await, "a rematch is for a finished game");
+        red.send(r#"{"type":"resign"}"#).await;
+        black.state_where(|s| s["status"]["over"] == true).await;
+        red.send(r#"{"type":"rematch"}"#).await;
+        black.state_where(|s| s["rematch_request"] == "red").await;
+        black.send(r#"{"type":"rematch"}"#).await;
+        let over = red.state_where(|s| s["rematch"].is_string()).await;
+        let rematch = over["rematch"].as_str().unwrap().to_string();
+        // Red's token sits at Black's seat now, and the game starts from the same position.
+        let mut new_black = Client::connect(addr, &rematch, Some(&red_token)).await;
+        let state = new_black.next().await;
+        assert_eq!((state["you"].as_str(), state["fen"].as_str()), (Some("black"), Some(MATE_FEN)));
+        let mut new_red = Client::connect(addr, &rematch, Some(&black_token)).await;
+        assert_eq!(new_red.next().await["you"], "red");
+
+        let (id, token) = (engine["id"].as_str().unwrap(), engine["token"].as_str().unwrap());
+        let mut human = Client::connect(addr, id, Some(token)).await;
+        human.send(r#"{"type":"resign"}"#).await;
+        human.state_where(|s| s["status"]["over"] == true).await;
+        human.send(r#"{"type":"rematch"}"#).await;
+        let rematch = human.state_where(|s| s["rematch"].is_string()).await["rematch"].as_str().unwrap().to_string();
+        let mut human = Client::connect(addr, &rematch, Some(token)).await;
+        // The engine, now Red, opens; the clock is the old one, full.
+        let first = human.state_at(1).await;
+        assert_eq!(first["you"], "black");
+        assert_eq!(first["seats"], serde_json::json!({"red":"engine: easy","black":"human"}));
+        assert_eq!(first["clock"]["increment_ms"], 1000);
+        assert!(first["clock"]["black_ms"].as_u64().unwrap() <= 60_000);
+    });
+}

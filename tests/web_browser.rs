@@ -206,6 +206,13 @@ async fn engine_reply(page: &Page<'_>, base: &str) {
         serde_json::json!([false, ""]),
         "no hint arrow or hint line once the game is over"
     );
+    // Issue 20: a rematch with the colours swapped: the engine opens as Red.
+    page.click(".actions .rematch").await;
+    page.wait_for("the rematch, seen from Black", "document.querySelector('.seat.bottom').dataset.seat === 'black'")
+        .await;
+    page.wait_for("the engine's first move", "document.querySelectorAll('.moves .move').length === 1").await;
+    page.wait_for("our turn as Black", "document.getElementById('status').textContent.startsWith('Your move (Black)')")
+        .await;
 }
 
 /// A link to a game that does not exist: one panel naming it, with a link to start a new

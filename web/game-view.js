@@ -38,6 +38,7 @@ function rememberedLinks(id) {
 export class GameView {
   constructor(root, id, token) {
     this.id = id;
+    this.token = token;
     this.state = null;
     this.viewPly = null;
     this.hint = null;
@@ -100,6 +101,11 @@ export class GameView {
         this.mySuggestion = null;
       }
       this.state = frame;
+      if (frame.rematch && frame.you !== "spectator" && this.token) {
+        // The rematch is on: this seat's token sits at the other colour there.
+        location.hash = `#/g/${frame.rematch}?token=${this.token}`;
+        return;
+      }
       this.boards = this.history.update(frame);
       this.clocks.update(frame.clock, frame.status.over);
       this.render();
@@ -256,6 +262,7 @@ export class GameView {
     let text;
     if (state.status.over) {
       text = state.status.text;
+      if (state.rematch_request) text += ` · ${this.seatLabel(state.rematch_request)} asks for a rematch`;
     } else if (SIDES.some((side) => state.seats[side] === null)) {
       text = "Waiting for an opponent to take the other seat";
     } else {
@@ -283,6 +290,9 @@ export class GameView {
     const takebacks = live && state.game === "xiangqi" && state.moves.length > 0;
     const opponentAsks = state.takeback_request && state.takeback_request !== state.you;
     const iAsked = state.takeback_request && state.takeback_request === state.you;
+    const over = state.status.over && seat;
+    const opponentRematch = state.rematch_request && state.rematch_request !== state.you;
+    const iAskedRematch = state.rematch_request && state.rematch_request === state.you;
     const buttons = [
       button("Flip board", "flip", () => {
         this.flipped = !this.flipped;
@@ -297,6 +307,9 @@ export class GameView {
       button(iAsked ? "Takeback asked" : "Take back", "takeback", () => this.send("takeback"), takebacks && !opponentAsks),
       button("Accept takeback", "accept-takeback", () => this.send("takeback"), takebacks && opponentAsks),
       button("Decline takeback", "decline-takeback", () => this.send("decline_takeback"), takebacks && opponentAsks),
+      button(opponentRematch ? "Accept rematch" : iAskedRematch ? "Rematch asked" : "Rematch", "rematch",
+        () => this.send("rematch"), over && !state.rematch),
+      state.rematch && state.you === "spectator" ? h("a", { class: "button watch-rematch", href: `#/g/${state.rematch}` }, "Watch the rematch") : null,
       button("Copy FEN", "copy-fen", () => this.copy(state.fen, "FEN copied")),
       h("a", { class: "button pgn", href: pgnUrl(state.id, state.game === "xiangqi" ? chosenNotation() : null), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
       h("a", { class: "button", href: "#/" }, "New game"),
@@ -306,6 +319,8 @@ export class GameView {
     if (offered && iOffered) offered.disabled = true;
     const asked = this.actions.querySelector(".takeback");
     if (asked && iAsked) asked.disabled = true;
+    const rematch = this.actions.querySelector(".rematch");
+    if (rematch && iAskedRematch) rematch.disabled = true;
   }
 
   confirmThen(target, question, action) {

@@ -1,8 +1,7 @@
 //! All the rooms: created from `NewGame` bodies, rebuilt from the database when the
 //! server starts, found by id, listed in the lobby.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::Rng;
@@ -18,24 +17,22 @@ use crate::game::{Game, Status};
 /// The rooms of a server.
 pub struct Hub {
     context: Arc<Context>,
-    rooms: Mutex<HashMap<String, Arc<Room>>>,
 }
 
 impl Hub {
     /// Rebuilds every stored game (skipping, with a warning, one that cannot be replayed).
     pub fn open(context: Context) -> Result<Hub, String> {
         let context = Arc::new(context);
-        let mut rooms = HashMap::new();
         for (row, moves) in context.store.load()? {
             let id = row.id.clone();
             match Room::restore(Arc::clone(&context), row, &moves) {
                 Ok(room) => {
-                    rooms.insert(id, room);
+                    context.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(id, room);
                 }
                 Err(e) => eprintln!("warning: game {id} is not restored: {e}"),
             }
         }
-        Ok(Hub { context, rooms: Mutex::new(rooms) })
+        Ok(Hub { context })
     }
 
     /// The engines offered.
@@ -45,12 +42,13 @@ impl Hub {
 
     /// The room of game `id`.
     pub fn room(&self, id: &str) -> Option<Arc<Room>> {
-        self.rooms.lock().unwrap_or_else(|p| p.into_inner()).get(id).cloned()
+        self.context.room(id)
     }
 
     /// Open and live games, newest first.
     pub fn lobby(&self) -> Vec<GameSummary> {
-        let rooms: Vec<Arc<Room>> = self.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        let rooms: Vec<Arc<Room>> =
+            self.context.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
         let mut games: Vec<GameSummary> =
             rooms.iter().map(|room| room.summary()).filter(|g| g.status != "over").collect();
         games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
@@ -123,10 +121,7 @@ impl Hub {
             left_ms: clock.map(|(base, _)| [base, base]),
             end: None,
         };
-        // The room first: it replays the moves under the server's rules before anything is stored.
-        let room = Room::restore(Arc::clone(&self.context), row.clone(), &moves)?;
-        self.context.store.insert(&row, &moves)?;
-        self.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), room);
+        self.context.open_game(row, &moves)?;
         let opponent = tokens[1 - human].as_deref().filter(|_| new.mode == "online");
         Ok(created(id, token, opponent))
     }

@@ -70,7 +70,7 @@ pub fn start(options: &Options) -> Result<Server, String> {
         let listener = tokio::net::TcpListener::bind(options.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
-        let hub = hub::Hub::open(room::Context { store, engines })?;
+        let hub = hub::Hub::open(room::Context::new(store, engines))?;
         Ok::<_, String>((listener, hub))
     })?;
     let addr = listener.local_addr().map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;

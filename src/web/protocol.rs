@@ -33,6 +33,9 @@ pub enum ClientFrame {
     Takeback,
     /// A seat declines the opponent's takeback request.
     DeclineTakeback,
+    /// After the end, a seat asks for a new game with the colours swapped (against the
+    /// engine or on one device at once; online, asks the opponent or accepts its request).
+    Rematch,
     /// A seat asks the hint engine for a move.
     Hint,
     /// Answered by `pong`.
@@ -249,6 +252,11 @@ pub struct State {
     pub draw_offer: Option<String>,
     /// The seat asking to take its last move back (online), if any.
     pub takeback_request: Option<String>,
+    /// After the end: the seat asking for a rematch (online), if any.
+    pub rematch_request: Option<String>,
+    /// The rematch's game id once it is created: each seat goes on there with its own
+    /// token, now for the other colour.
+    pub rematch: Option<String>,
     /// The clocks, when the game has them.
     pub clock: Option<ClockView>,
     /// The spectators' suggestions for this position, most first (empty where hidden).

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -24,6 +25,29 @@ pub struct Context {
     pub store: Store,
     /// The engines offered.
     pub engines: Vec<Engine>,
+    /// Every room, by game id.
+    pub rooms: Mutex<HashMap<String, Arc<Room>>>,
+}
+
+impl Context {
+    /// The context of a server with `store` and `engines`, and no room yet.
+    pub fn new(store: Store, engines: Vec<Engine>) -> Context {
+        Context { store, engines, rooms: Mutex::default() }
+    }
+
+    /// The room of game `id`.
+    pub fn room(&self, id: &str) -> Option<Arc<Room>> {
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner()).get(id).cloned()
+    }
+
+    /// Stores a new game with the moves it starts with and opens its room: replayed
+    /// under the server's rules first, so that nothing unplayable is stored.
+    pub fn open_game(self: &Arc<Self>, row: GameRow, moves: &[String]) -> Result<Arc<Room>, String> {
+        let room = Room::restore(Arc::clone(self), row.clone(), moves)?;
+        self.store.insert(&row, moves)?;
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(row.id, Arc::clone(&room));
+        Ok(room)
+    }
 }
 
 /// Who a connection is.
@@ -91,6 +115,9 @@ struct Inner {
     takeback_request: Option<Seat>,
     /// Takebacks so far: an engine's answer for a position taken back is dropped.
     takebacks: u64,
+    /// After the end: the seat asking for a rematch (online), and the rematch's id.
+    rematch_request: Option<Seat>,
+    rematch: Option<String>,
     /// Each spectator connection's suggestion for the current position.
     suggestions: HashMap<u64, String>,
     spectators: usize,
@@ -158,6 +185,8 @@ impl Room {
                 draw_offer: None,
                 takeback_request: None,
                 takebacks: 0,
+                rematch_request: None,
+                rematch: None,
                 suggestions: HashMap::new(),
                 spectators: 0,
                 rng: StdRng::from_rng(&mut rand::rng()),
@@ -296,7 +325,7 @@ impl Room {
         replies: &mpsc::UnboundedSender<String>,
     ) -> Result<Option<Reply>, String> {
         let mut inner = self.lock();
-        if inner.over() && !matches!(frame, ClientFrame::Ping) {
+        if inner.over() && !matches!(frame, ClientFrame::Ping | ClientFrame::Rematch) {
             return Err("the game is over".to_string());
         }
         match frame {
@@ -334,6 +363,7 @@ impl Room {
             ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw => {
                 self.draw(&mut inner, role, &frame).map(|()| None)
             }
+            ClientFrame::Rematch => self.rematch(&mut inner, role).map(|()| None),
             ClientFrame::Takeback | ClientFrame::DeclineTakeback => {
                 self.takeback(&mut inner, role, &frame).map(|()| None)
             }
@@ -440,6 +470,43 @@ impl Room {
                 Ok(())
             }
         }
+    }
+
+    /// A rematch once the game is over: against the engine or on one device at once;
+    /// online when both seats have asked. The new game starts where this one started, with
+    /// the seats (their tokens and names) swapped and the same clock.
+    fn rematch(self: &Arc<Self>, inner: &mut Inner, role: Role) -> Result<(), String> {
+        if !inner.over() {
+            return Err("a rematch is for a finished game".to_string());
+        }
+        if inner.rematch.is_some() {
+            return Err("the rematch has started".to_string());
+        }
+        match role {
+            Role::Spectator => return Err("spectators cannot ask for a rematch".to_string()),
+            Role::Seat(seat) if inner.row.mode == "online" && inner.rematch_request != Some(seat.opponent()) => {
+                inner.rematch_request = Some(seat);
+                self.changed(inner);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let old = &inner.row;
+        let id = format!("{:016x}", inner.rng.random::<u64>());
+        let row = GameRow {
+            id: id.clone(),
+            created: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            tokens: [old.tokens[1].clone(), old.tokens[0].clone()],
+            names: [old.names[1].clone(), old.names[0].clone()],
+            left_ms: old.clock.map(|(base, _)| [base, base]),
+            end: None,
+            ..old.clone()
+        };
+        self.context.open_game(row, &[])?;
+        inner.rematch = Some(id);
+        inner.rematch_request = None;
+        self.changed(inner);
+        Ok(())
     }
 
     /// Takes the last `count` plies back: stored, the position rebuilt, the clock handed to
@@ -617,6 +684,8 @@ impl Room {
             status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),
             draw_offer: inner.draw_offer.map(|seat| seat_str(seat).to_string()),
             takeback_request: inner.takeback_request.map(|seat| seat_str(seat).to_string()),
+            rematch_request: inner.rematch_request.map(|seat| seat_str(seat).to_string()),
+            rematch: inner.rematch.clone(),
             clock: inner.clock.as_ref().map(|clock| ClockView {
                 red_ms: clock.left(Seat::First),
                 black_ms: clock.left(Seat::Second),
