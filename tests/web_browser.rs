@@ -128,8 +128,20 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     start_game(page, "local", "xiangqi").await;
     assert_eq!(shown_position(page).await, start_position(), "the start position as drawn");
     page.wait_for("Red to move", "document.getElementById('status').textContent.startsWith('Red to move')").await;
+    // Issue 20: each move slides in and sounds: a move, a capture (the cannon takes e6), a check.
+    let last_sound = "document.documentElement.dataset.lastSound";
     for (index, mv) in MATE_LINE.iter().enumerate() {
         click_move(page, &mv[..2], &mv[2..], index + 1).await;
+        let sound = match index {
+            2 => "capture",
+            8 => "check",
+            _ => "move",
+        };
+        page.wait_for(
+            &format!("the {sound} sound and slide of {mv}"),
+            &format!("{last_sound} === '{sound}' && document.querySelector('svg.board').dataset.slid === '{mv}'"),
+        )
+        .await;
     }
     page.wait_for("the result", "document.getElementById('status').textContent.includes('checkmate')").await;
     let status = page.text("#status").await;
@@ -168,6 +180,15 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     )
     .await;
 
+    // The sound switch, remembered after a reload.
+    let switch = "document.getElementById('sound-switch').getAttribute('aria-label')";
+    assert_eq!(page.eval(switch).await, "Sound on");
+    page.click("#sound-switch").await;
+    page.client.refresh().await.expect("the page reloads");
+    page.wait_for("the switch remembered", &format!("{switch} === 'Sound off'")).await;
+    page.click("#sound-switch").await;
+    assert_eq!(page.eval(switch).await, "Sound on");
+    page.wait_for("the board again", "!!document.querySelector('button.flip')").await;
     page.click("button.flip").await;
     page.wait_for("the flipped board", "document.querySelector('.seat.bottom').dataset.seat === 'black'").await;
     page.click("button.flip").await;

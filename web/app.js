@@ -1,9 +1,10 @@
 // The page's entry point: routes the URL hash to a screen. "#/" is the start screen;
 // "#/g/<id>?token=<seat token>" opens that seat of a game, "#/g/<id>" watches it — the
-// same links the server hands out. Also wires the header's piece-set chooser.
+// same links the server hands out. Also wires the header's piece-set chooser and sound switch.
 
 import { GameView } from "./game-view.js";
 import { attachPieceStyle } from "./piece-style.js";
+import { attachSoundSwitch } from "./sounds.js";
 import { StartView } from "./start-view.js";
 
 const root = document.getElementById("app");
@@ -22,5 +23,6 @@ function route() {
 }
 
 attachPieceStyle(document.getElementById("piece-style"));
+attachSoundSwitch(document.getElementById("sound-switch"));
 window.addEventListener("hashchange", route);
 route();

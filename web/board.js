@@ -11,6 +11,7 @@ import { pieceIcon } from "./piece-icons.js";
 import { HIDDEN, pieceColor, pieceGlyph, pieceName } from "./pieces.js";
 
 const PIECE_RADIUS = CELL * 0.44;
+const SLIDE_MS = 180;
 const WIDE = window.matchMedia("(orientation: landscape)");
 
 function pieceNode(letter, square, point) {
@@ -22,11 +23,21 @@ function pieceNode(letter, square, point) {
     transform: `translate(${point.x} ${point.y})`,
   }, [
     s("title", {}, pieceName(letter)),
-    s("circle", { r: PIECE_RADIUS, class: "piece-disc" }),
-    s("circle", { r: PIECE_RADIUS * 0.8, class: "piece-ring" }),
-    hidden ? null : s("text", { class: "piece-glyph", y: 1 }, pieceGlyph(letter)),
-    hidden ? null : pieceIcon(letter),
+    // The body moves as one when a move slides it in.
+    s("g", { class: "piece-body" }, [
+      s("circle", { r: PIECE_RADIUS, class: "piece-disc" }),
+      s("circle", { r: PIECE_RADIUS * 0.8, class: "piece-ring" }),
+      hidden ? null : s("text", { class: "piece-glyph", y: 1 }, pieceGlyph(letter)),
+      hidden ? null : pieceIcon(letter),
+    ]),
   ]);
+}
+
+/** Slides the piece `node` in from `from` to where it stands, `to` (points). */
+function slideIn(node, from, to) {
+  if (!node.animate) return;
+  const offset = `translate(${from.x - to.x}px, ${from.y - to.y}px)`;
+  node.animate([{ transform: offset }, { transform: "translate(0px, 0px)" }], { duration: SLIDE_MS, easing: "ease-out" });
 }
 
 /** A piece alone, as a small inline SVG (the pieces a side has taken, beside its seat). */
@@ -68,7 +79,8 @@ export class BoardView {
     WIDE.removeEventListener("change", this.onResize);
   }
 
-  /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind}], interactive, flipped}. */
+  /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind}], interactive,
+   *  flipped, slide} — with `slide`, the last move's piece slides in. */
   render(position) {
     const layout = `${position.game}:${position.flipped}:${WIDE.matches}`;
     if (layout !== this.layout) this.drawLayout(position.game, position.flipped, WIDE.matches);
@@ -169,6 +181,13 @@ export class BoardView {
     this.overlay.replaceChildren(...overlay);
     const checkNode = check && this.pieces.querySelector(`[data-square="${check}"]`);
     if (checkNode) checkNode.classList.add("in-check");
+    if (this.position.slide && last) {
+      const { from, to } = parseMove(last);
+      const moved = this.pieces.querySelector(`[data-square="${to}"] .piece-body`);
+      if (moved && from !== to) slideIn(moved, this.point(from), this.point(to));
+      this.svg.dataset.slid = last;
+      this.position = { ...this.position, slide: false };
+    }
   }
 
   centre(square) {

@@ -9,9 +9,11 @@ import { lostPieces, materialLead } from "./captures.js";
 import { ClockDisplay } from "./clock.js";
 import { GameConnection } from "./connection.js";
 import { copyText, h } from "./dom.js";
+import { cellIndex, parseMove, shapeOf } from "./geometry.js";
 import { GameHistory } from "./history.js";
 import { MoveList } from "./move-list.js";
 import { chosenNotation, legalMoveName } from "./notation.js";
+import { playSound } from "./sounds.js";
 import { toast } from "./toast.js";
 
 const CONFIRM_MS = 3000;
@@ -100,6 +102,7 @@ export class GameView {
         this.hint = null;
         this.mySuggestion = null;
       }
+      if (this.state && frame.moves.length === this.state.moves.length + 1) this.announce(this.state, frame);
       this.state = frame;
       if (frame.rematch && frame.you !== "spectator" && this.token) {
         // The rematch is on: this seat's token sits at the other colour there.
@@ -115,6 +118,14 @@ export class GameView {
     } else if (frame.type === "error") {
       toast(frame.message);
     }
+  }
+
+  /** A move just made, from `before` to `after`: its sound, and its piece slides in. */
+  announce(before, after) {
+    const { from, to } = parseMove(after.last);
+    const taken = from !== to && before.board[cellIndex(shapeOf(after.game), to)];
+    playSound(after.check ? "check" : taken ? "capture" : "move");
+    this.slideNext = this.viewPly === null;
   }
 
   /** A connection refused before any state: an unknown game ends the retrying and
@@ -205,7 +216,9 @@ export class GameView {
     this.board.render({
       game: state.game, board: shown.board, legal: shown.legal, last: shown.last, check: shown.check,
       flipped: this.flipped, interactive: canMove || canSuggest, arrows: latest ? this.arrows() : [],
+      slide: latest && this.slideNext,
     });
+    this.slideNext = false;
     this.renderSeats();
     this.renderStatus(latest);
     this.renderActions();
