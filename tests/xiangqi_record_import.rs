@@ -120,3 +120,17 @@ fn notation_command_converts_a_record() {
     assert_eq!(stderr.trim(), "error: move 7 `H3+4`: the red horse has no such legal move");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A `[Format]` tag names the notation its moves are read in: an ICCS move in a record
+/// that says WXF is refused, though the same move reads in a record without the tag.
+#[test]
+fn the_format_tag_names_the_notation() {
+    let wxf = ImportedRecord::read("[Format \"WXF\"]\n\n1. C2.5 h2e2").unwrap();
+    assert_eq!(wxf.notation(), Some(xiangqi_zero::game::xiangqi::Notation::Wxf));
+    let error = wxf.replay().unwrap_err();
+    assert!(error.starts_with("move 2 `h2e2`"), "{error}");
+    let untagged = ImportedRecord::read("1. C2.5 h9g7").unwrap();
+    assert_eq!(untagged.notation(), None);
+    assert!(untagged.replay().is_ok());
+    assert!(ImportedRecord::read(PGN_ICCS).unwrap().replay().is_ok());
+}

@@ -3,7 +3,7 @@
 //! numbers (`1.`, `1...`, `１．`), comments (`{…}`, `;` to the end of the line),
 //! variations (`(…)`), annotations (`$1`) and the result are passed over.
 
-use super::{BadMove, Xiangqi};
+use super::{BadMove, Notation, Xiangqi};
 use crate::game::Game;
 
 /// A record as read: its tags and its moves' texts, not yet checked against the rules.
@@ -42,12 +42,23 @@ impl ImportedRecord {
         self.tag("FEN").unwrap_or("startpos")
     }
 
-    /// Plays the record from its start and returns the game
-    /// after its last move; the error names the first move that is not legal, with its
-    /// number, or says that the FEN is not valid.
+    /// The notation its `[Format]` tag names (`ICCS`, `WXF`, `Chinese`, any case); `None`
+    /// without the tag or for another name: then each move is read in whichever fits.
+    pub fn notation(&self) -> Option<Notation> {
+        match self.tag("Format")?.to_ascii_lowercase().as_str() {
+            "iccs" => Some(Notation::Iccs),
+            "wxf" => Some(Notation::Wxf),
+            "chinese" => Some(Notation::Chinese),
+            _ => None,
+        }
+    }
+
+    /// Plays the record from its start, its moves read in [`ImportedRecord::notation`],
+    /// and returns the game after its last move; the error names the first move that is
+    /// not legal, with its number, or says that the FEN is not valid.
     pub fn replay(&self) -> Result<Xiangqi, String> {
         let mut game = Xiangqi::from_text(self.start()).map_err(|e| e.to_string())?;
-        game.play_texts(&self.moves, None).map_err(|bad: BadMove| bad.to_string())?;
+        game.play_texts(&self.moves, self.notation()).map_err(|bad: BadMove| bad.to_string())?;
         Ok(game)
     }
 }
