@@ -101,6 +101,15 @@ impl Frames {
     }
 }
 
+/// The table of game `row` after `moves`, replayed from its start.
+fn replayed(row: &GameRow, moves: &[String]) -> Result<Box<dyn Table>, String> {
+    let mut table = new_table(&row.game, Some(&row.start))?;
+    for (ply, mv) in moves.iter().enumerate() {
+        table.apply(mv).map_err(|e| format!("move {} of game {}: {e}", ply + 1, row.id))?;
+    }
+    Ok(table)
+}
+
 /// Why a takeback is refused at the start of the game.
 const NOTHING_TO_TAKE_BACK: &str = "there is no move to take back";
 
@@ -143,7 +152,7 @@ impl Inner {
     }
 
     fn to_move(&self) -> Seat {
-        self.table.snapshot().to_move
+        self.table.to_move()
     }
 
     /// The engine's spec, when the seat to move is an engine's.
@@ -169,10 +178,7 @@ pub struct Room {
 impl Room {
     /// Rebuilds a room from its stored row and moves, and resumes its engine and clock.
     pub fn restore(context: Arc<Context>, row: GameRow, moves: &[String]) -> Result<Arc<Room>, String> {
-        let mut table = new_table(&row.game, Some(&row.start))?;
-        for (ply, mv) in moves.iter().enumerate() {
-            table.apply(mv).map_err(|e| format!("move {} of game {}: {e}", ply + 1, row.id))?;
-        }
+        let table = replayed(&row, moves)?;
         let clock = row.clock.map(|(base, increment)| Clock::new(row.left_ms.unwrap_or([base, base]), increment));
         let room = Arc::new(Room {
             id: row.id.clone(),
@@ -513,11 +519,8 @@ impl Room {
     /// the side to move, and any engine's answer for the old position dropped.
     fn undo(self: &Arc<Self>, inner: &mut Inner, count: usize) -> Result<(), String> {
         let plies = inner.plies().checked_sub(count).ok_or(NOTHING_TO_TAKE_BACK)?;
-        let mut table = new_table(&inner.row.game, Some(&inner.row.start))?;
-        for mv in &inner.table.moves()[..plies] {
-            table.apply(mv)?;
-        }
-        let to_move = table.snapshot().to_move;
+        let table = replayed(&inner.row, &inner.table.moves()[..plies])?;
+        let to_move = table.to_move();
         let mut clock = inner.clock.clone();
         if let Some(clock) = clock.as_mut().filter(|clock| clock.running().is_some()) {
             clock.start(to_move);
@@ -541,14 +544,13 @@ impl Room {
         let recorded = inner.table.prepare(text, &mut inner.rng)?;
         let mut table = inner.table.boxed_clone();
         table.apply(&recorded)?;
-        let after = table.snapshot();
-        let end = match after.status {
+        let end = match table.status() {
             Status::Over { winner, reason } => Some(outcome(&*table, winner, reason.as_str())),
             Status::Ongoing => None,
         };
         let mut clock = inner.clock.clone();
         if let Some(clock) = clock.as_mut() {
-            clock.moved(seat, after.to_move);
+            clock.moved(seat, table.to_move());
             if end.is_some() {
                 clock.stop();
             }

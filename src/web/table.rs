@@ -115,8 +115,6 @@ pub struct Snapshot {
     pub check: Option<String>,
     /// The colour of each seat (first, second), once known.
     pub colors: [Option<String>; 2],
-    /// The rules' verdict.
-    pub status: Status,
 }
 
 /// A game in progress, with its start and moves as recorded, whatever the game.
@@ -136,7 +134,12 @@ pub trait Table: Send + Sync {
     fn apply(&mut self, recorded: &str) -> Result<(), String>;
     /// Whether `text` is a legal move now.
     fn is_legal(&self, text: &str) -> bool;
-    /// The position as the protocol shows it.
+    /// The seat to move.
+    fn to_move(&self) -> Seat;
+    /// The rules' verdict.
+    fn status(&self) -> Status;
+    /// The position as the protocol shows it (with every legal move's names and
+    /// repetition warning: for the state frame, not for the seat to move alone).
     fn snapshot(&self) -> Snapshot;
     /// The player (Red, or in Banqi whoever the first flip made Red) scored first.
     fn red_seat(&self) -> Seat;
@@ -252,10 +255,17 @@ impl<G: Board> Table for Match<G> {
         self.parse(text).is_ok()
     }
 
+    fn to_move(&self) -> Seat {
+        self.game.to_move()
+    }
+
+    fn status(&self) -> Status {
+        self.game.status()
+    }
+
     fn snapshot(&self) -> Snapshot {
-        let status = self.game.status();
         let mut legal = Vec::new();
-        if !status.is_over() {
+        if !self.game.status().is_over() {
             self.game.legal_moves(&mut legal);
         }
         Snapshot {
@@ -270,7 +280,6 @@ impl<G: Board> Table for Match<G> {
                 .collect(),
             check: self.game.check(),
             colors: [self.game.color_of(Seat::First), self.game.color_of(Seat::Second)],
-            status,
         }
     }
 
