@@ -567,3 +567,55 @@ fn a_rematch_swaps_the_colours_and_keeps_the_clock() {
         assert!(first["clock"]["black_ms"].as_u64().unwrap() <= 60_000);
     });
 }
+
+/// Issue 20's analysis board over HTTP: the alpha-beta engine's three best lines (from
+/// [`MATE_FEN`] the mate in one first, then mates in two and three, all distinct), the
+/// position after the moves given, a trained net's own view (its likeliest legal moves,
+/// their shares falling, a win/draw/loss that adds up to 1), and one-line refusals.
+#[test]
+fn the_analysis_board_answers_lines_and_the_net_view() {
+    use burn::tensor::Device;
+    use xiangqi_zero::nn::{Net, NetConfig};
+    let net = fresh_db("analysis").with_extension("safetensors");
+    std::fs::create_dir_all(net.parent().unwrap()).unwrap();
+    Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&net).unwrap();
+    let server = serve(&fresh_db("analysis"), &["easy=alphabeta:depth=1", &format!("tiny=net:{}", net.display())]);
+    let addr = server.addr();
+    let fen = MATE_FEN.replace(' ', "%20");
+    let (status, mate) = http(addr, &format!("/api/analysis?fen={fen}"), None);
+    assert_eq!(status, 200, "{mate}");
+    let lines = mate["lines"].as_array().unwrap();
+    let firsts: Vec<&str> = lines.iter().map(|line| line["moves"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3);
+    assert_eq!((firsts[0], &lines[0]["mate"], &lines[0]["names"][0]["wxf"]), ("i0i9", &1.into(), &"R1+9".into()));
+    assert!(lines[1]["mate"] == 2 && firsts[1] != firsts[2] && firsts[1] != "i0i9", "{mate}");
+    let legal: Vec<&str> = mate["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let view = &mate["net"];
+    assert_eq!(view["engine"], "tiny");
+    let wdl: f64 = view["wdl"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum();
+    assert!((wdl - 1.0).abs() < 1e-4, "{view}");
+    let shares: Vec<f64> = view["policy"].as_array().unwrap().iter().map(|p| p["share"].as_f64().unwrap()).collect();
+    assert!(!shares.is_empty() && shares.len() <= 8 && shares.windows(2).all(|w| w[0] >= w[1]), "{view}");
+    assert!(view["policy"].as_array().unwrap().iter().all(|p| legal.contains(&p["move"].as_str().unwrap())));
+    // After MATE_LINE's first four moves: that position, Black's last move marked.
+    let (_, after) = http(addr, &format!("/api/analysis?fen={fen}&moves={}", MATE_LINE[..4].join(",")), None);
+    assert_eq!(
+        (&after["fen"], &after["last"], &after["to_move"]),
+        (&MATE_FENS[3].into(), &"a2b2".into(), &"red".into())
+    );
+    // The mate itself: the game's end, no line, no net.
+    let (_, over) = http(addr, &format!("/api/analysis?fen={fen}&moves=i0i9"), None);
+    assert_eq!(
+        (&over["over"], &over["lines"], &over["net"]),
+        (&"Red wins by checkmate".into(), &serde_json::json!([]), &Value::Null)
+    );
+    let refused = |query: &str| {
+        let (status, answer) = http(addr, &format!("/api/analysis?{query}"), None);
+        assert_eq!(status, 400, "{answer}");
+        answer["error"].as_str().unwrap().to_string()
+    };
+    assert_eq!(refused("moves=h2e2,h9g7,h2e2"), "move 3 (`h2e2`) is not legal here");
+    assert_eq!(refused(&format!("fen={fen}&moves=i0i9,e9e8")), "move 2 (`e9e8`) comes after the end of the game");
+    assert!(refused("fen=nonsense").contains("nonsense"));
+    let _ = std::fs::remove_file(net);
+}

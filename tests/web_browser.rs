@@ -2,7 +2,7 @@
 //! Chromium (WebDriver), plays a two-player Xiangqi game to mate by clicking, a move
 //! against an engine, and a Banqi flip, checking what the page shows after each step;
 //! issue 20: the Chinese characters drawn by the shipped font, the icon piece set, and
-//! every board fitting the screen. Saves screenshots (desktop and phone-sized) in
+//! every board fitting the screen, and the analysis board. Saves screenshots (desktop and phone-sized) in
 //! `target/browser-screenshots/`.
 
 mod browser;
@@ -161,6 +161,9 @@ async fn local_xiangqi_to_mate(page: &Page<'_>, base: &str) {
     assert_eq!(page.eval(&taken("black")).await, "", "what Black took");
     assert_eq!(page.text(".seat[data-seat=\"red\"] .captured .lead").await, "+1");
     page.screenshot("xiangqi-mate-desktop").await;
+    // The finished game opens on the analysis board, at the position viewed.
+    let analyse = page.eval("document.querySelector('a.analyse').getAttribute('href')").await;
+    assert!(analyse.as_str().unwrap().ends_with(&format!("moves={}", MATE_LINE.join("%2C"))), "{analyse}");
 
     page.click("button[title=\"previous move\"]").await;
     page.wait_for(
@@ -558,4 +561,57 @@ fn the_page_draws_every_piece_of_both_games() {
     for letter in xiangqi.chain(banqi) {
         assert!(table.contains(&format!("{letter}: \"")), "web/pieces.js has no character for `{letter}`");
     }
+}
+
+/// Red mates in one (the chariot i0 to i9) or in two; Black's general cannot step aside.
+const ANALYSIS_FEN: &str = "4k4/R8/9/9/9/9/p8/9/9/3K4R w - - 0 1";
+
+/// Issue 20: the analysis board for a FEN typed on the start screen, with a trained net
+/// offered: the bar full for Red (a mate), the alpha-beta engine's three best lines with
+/// the mate in one first, the net's value and its policy drawn as arrows; a move on the
+/// board explores (here the mate: the game's end, no lines), "Back a move" returns.
+#[test]
+fn the_analysis_board_shows_the_engine_lines_and_the_net() {
+    use burn::tensor::Device;
+    use xiangqi_zero::game::xiangqi::Xiangqi;
+    use xiangqi_zero::nn::{Net, NetConfig};
+    let net = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("analysis-net-{}.safetensors", std::process::id()));
+    Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&net).expect("a net file");
+    let engines = ["easy=alphabeta:depth=1".to_string(), format!("tiny=net:{}", net.display())];
+    let engines: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let Some(session) = Session::start_with("web_browser_analysis", 1366, 768, &engines) else { return };
+    let page = session.page();
+    session.run(async {
+        open_start_screen(&page, &session.base).await;
+        let record = page.client.find(fantoccini::Locator::Id("start-record")).await.expect("the FEN field");
+        record.send_keys(ANALYSIS_FEN).await.expect("the FEN typed");
+        page.click("#analyse-position").await;
+        page.wait_for("three engine lines", "document.querySelectorAll('.analysis-lines li').length === 3").await;
+        assert_eq!(page.eval("document.querySelector('.analysis-lines li').dataset.move").await, "i0i9");
+        assert_eq!(page.text(".analysis-lines li .line-score").await, "M1");
+        assert_eq!(page.text(".analysis-lines li .line-moves").await, "R1+9", "the mate in WXF");
+        assert_eq!(page.eval("document.querySelector('.eval-bar').dataset.share").await, "1.000");
+        assert_eq!(page.eval("document.querySelectorAll('.arrow.best').length").await, 1);
+        let policy = page.eval("document.querySelectorAll('.net-policy li').length").await.as_u64().unwrap();
+        assert!(policy >= 1, "the net's likeliest moves listed");
+        assert_eq!(page.eval("document.querySelectorAll('.arrow.policy').length").await, policy, "an arrow for each");
+        assert!(page.text(".net-view h3").await.contains("tiny"), "the net named");
+        page.screenshot("analysis-desktop").await;
+        page.set_viewport(360, 640).await;
+        page.screenshot("analysis-phone").await;
+        page.set_viewport(1366, 768).await;
+        page.click(".hit[data-square=\"i0\"]").await;
+        page.click(".hit[data-square=\"i9\"]").await;
+        page.wait_for("the mate explored", "document.getElementById('status').textContent === 'Red wins by checkmate'")
+            .await;
+        assert_eq!(
+            page.eval("document.querySelectorAll('.analysis-lines li').length").await,
+            0,
+            "no line after the end"
+        );
+        page.click("button.back").await;
+        page.wait_for("back to the lines", "document.querySelectorAll('.analysis-lines li').length === 3").await;
+    });
+    let _ = std::fs::remove_file(net);
 }

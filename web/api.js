@@ -53,6 +53,21 @@ export function pgnUrl(id, notation) {
   return `/api/games/${encodeURIComponent(id)}/pgn${query}`;
 }
 
+/** The analysis of the Xiangqi position after `moves` (ICCS) from `fen` (null: the
+ *  start): the position, the engine's lines and the net's view (docs/web-protocol.md). */
+export function analysePosition(fen, moves) {
+  return request("GET", `/api/analysis?${positionQuery(fen, moves)}`);
+}
+
+/** The query naming a Xiangqi position: `fen=…` (left out for the start) and `moves=…`
+ *  (ICCS, separated by commas; left out when none). */
+export function positionQuery(fen, moves) {
+  const query = new URLSearchParams();
+  if (fen) query.set("fen", fen);
+  if (moves.length) query.set("moves", moves.join(","));
+  return query.toString();
+}
+
 /** The absolute address of one of the server's links ("/#/g/<id>?token=…"). */
 export function absoluteLink(link) {
   return new URL(link, location.origin).href;

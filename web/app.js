@@ -1,7 +1,8 @@
 // The page's entry point: routes the URL hash to a screen. "#/" is the start screen;
 // "#/g/<id>?token=<seat token>" opens that seat of a game, "#/g/<id>" watches it — the
-// same links the server hands out. Also wires the header's piece-set chooser and sound switch.
+// same links the server hands out; "#/analysis?fen=…&moves=…" is the analysis board. Also wires the header's piece-set chooser and sound switch.
 
+import { AnalysisView } from "./analysis-view.js";
 import { GameView } from "./game-view.js";
 import { attachPieceStyle } from "./piece-style.js";
 import { attachSoundSwitch } from "./sounds.js";
@@ -13,13 +14,16 @@ let screen = null;
 function route() {
   if (screen) screen.destroy();
   const match = location.hash.match(/^#\/g\/([^?]+)(?:\?(.*))?$/);
+  const analysis = location.hash.match(/^#\/analysis(?:\?(.*))?$/);
   if (match) {
     const token = new URLSearchParams(match[2] || "").get("token");
     screen = new GameView(root, decodeURIComponent(match[1]), token);
+  } else if (analysis) {
+    screen = new AnalysisView(root, analysis[1]);
   } else {
     screen = new StartView(root);
   }
-  document.body.dataset.screen = match ? "game" : "start";
+  document.body.dataset.screen = match ? "game" : analysis ? "analysis" : "start";
 }
 
 attachPieceStyle(document.getElementById("piece-style"));

@@ -79,7 +79,7 @@ export class BoardView {
     WIDE.removeEventListener("change", this.onResize);
   }
 
-  /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind}], interactive,
+  /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind, weight?}], interactive,
    *  flipped, slide} — with `slide`, the last move's piece slides in. */
   render(position) {
     const layout = `${position.game}:${position.flipped}:${WIDE.matches}`;
@@ -175,7 +175,10 @@ export class BoardView {
     for (const { move, kind, weight } of arrows || []) {
       const { from, to } = parseMove(move);
       const line = arrow(this.point(from), this.point(to), kind);
-      if (weight !== undefined) line.style.opacity = String(0.35 + 0.55 * weight);
+      if (weight !== undefined) {
+        line.style.opacity = String(0.35 + 0.55 * weight);
+        line.style.strokeWidth = String(3 + 6 * weight);
+      }
       overlay.push(line);
     }
     this.overlay.replaceChildren(...overlay);

@@ -3,6 +3,7 @@
 // links) and, for spectators, suggested moves. Everything shown comes from the newest
 // state frame; the page only forwards what the user chose.
 
+import { analysisLink } from "./analysis-view.js";
 import { absoluteLink, gameSummary, pgnUrl } from "./api.js";
 import { BoardView, pieceBadge } from "./board.js";
 import { lostPieces, materialLead } from "./captures.js";
@@ -323,6 +324,10 @@ export class GameView {
       button(opponentRematch ? "Accept rematch" : iAskedRematch ? "Rematch asked" : "Rematch", "rematch",
         () => this.send("rematch"), over && !state.rematch),
       state.rematch && state.you === "spectator" ? h("a", { class: "button watch-rematch", href: `#/g/${state.rematch}` }, "Watch the rematch") : null,
+      // Analysis is for those not playing: watchers, a finished game, two players on one device.
+      state.game === "xiangqi" && (state.you === "spectator" || state.status.over || state.mode === "local")
+        ? h("a", { class: "button analyse", href: analysisLink(state.start, state.moves.slice(0, this.viewPly ?? state.moves.length)) }, "Analyse")
+        : null,
       button("Copy FEN", "copy-fen", () => this.copy(state.fen, "FEN copied")),
       h("a", { class: "button pgn", href: pgnUrl(state.id, state.game === "xiangqi" ? chosenNotation() : null), download: `${state.game}-${state.id}.pgn` }, "Download PGN"),
       h("a", { class: "button", href: "#/" }, "New game"),

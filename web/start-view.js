@@ -2,6 +2,7 @@
 // online (the opponent's and the watchers' links are shown in the game); and the lobby
 // of open and live games to join or watch, refreshed while the screen is open.
 
+import { analysisLink } from "./analysis-view.js";
 import { createGame, joinGame, listEngines, listLobby } from "./api.js";
 import { h } from "./dom.js";
 import { rememberLinks } from "./game-view.js";
@@ -67,7 +68,13 @@ export class StartView {
     const form = h("form", { class: "new-game", onsubmit: (event) => this.start(event) }, [
       h("div", { class: "modes", role: "radiogroup" }, this.modeInputs),
       field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock), this.recordField,
-      h("button", { type: "submit", id: "start-game", class: "primary" }, "Start"),
+      h("div", { class: "form-actions" }, [
+        h("button", { type: "submit", id: "start-game", class: "primary" }, "Start"),
+        (this.analyse = h("button", {
+          type: "button", id: "analyse-position", title: "The analysis board for the FEN above (or the start)",
+          onclick: () => { location.hash = analysisLink(this.record.value.trim() || null, []); },
+        }, "Analyse")),
+      ]),
     ]);
     form.addEventListener("change", () => this.refreshForm());
     this.lobby = h("div", { class: "lobby-list" }, h("p", { class: "muted" }, "Loading…"));
@@ -87,7 +94,7 @@ export class StartView {
     const game = this.game.value;
     this.engineField.hidden = mode !== "engine";
     this.sideField.hidden = mode === "local";
-    this.recordField.hidden = game !== "xiangqi";
+    this.recordField.hidden = this.analyse.hidden = game !== "xiangqi";
     const sideLabels = game === "banqi" ? ["Move first", "Move second"] : ["Red (moves first)", "Black"];
     const side = this.side.value || "red";
     this.side.replaceChildren(...[["red", sideLabels[0]], ["black", sideLabels[1]], ["random", "Random"]]

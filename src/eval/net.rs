@@ -13,7 +13,7 @@ use burn::tensor::Device;
 
 use super::mcts::MctsPlayer;
 use super::Player;
-use crate::mcts::{Guided, Material, SearchConfig};
+use crate::mcts::{Batch, Evaluator, Guided, Material, SearchConfig, Wdl};
 use crate::nn::{Encoding, Net};
 use crate::selfplay::{Inference, NetEvaluator};
 
@@ -29,6 +29,21 @@ pub fn net_player<G: Encoding + Material + Send + 'static>(
     let net = Net::load::<G>(path, None, &Device::flex()).map_err(|e| e.to_string())?;
     let evaluator = Guided::new(NetEvaluator::new(Inference::for_device(&net, &device)), config);
     Ok(Box::new(MctsPlayer::new(spec_name(path, config), config.clone(), evaluator, seed)))
+}
+
+/// What the net at `path` makes of `game`'s position by itself, before any search: its
+/// value from the side to move's view, and its policy over the legal moves, the likeliest
+/// first (the shares add up to 1).
+pub fn net_opinion<G: Encoding>(path: &Path, device: &str, game: &G) -> Result<(Wdl, Vec<(G::Move, f32)>), String> {
+    let device = crate::nn::device::device(device)?;
+    let net = Net::load::<G>(path, None, &Device::flex()).map_err(|e| e.to_string())?;
+    let mut evaluator = NetEvaluator::<G>::new(Inference::for_device(&net, &device));
+    let mut batch = Batch::new();
+    let i = batch.push(game);
+    evaluator.evaluate(&mut batch);
+    let mut policy: Vec<(G::Move, f32)> = batch.moves(i).iter().copied().zip(batch.priors(i).iter().copied()).collect();
+    policy.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ok((batch.value(i), policy))
 }
 
 /// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1`, `rules=W` and

@@ -12,11 +12,16 @@ pub fn outcome(table: &dyn Table, winner: Option<Seat>, reason: &str) -> Outcome
         Some(_) => "0-1",
         None => "1/2-1/2",
     };
-    let text = match winner {
-        Some(seat) => format!("{} wins by {}", table.seat_name(seat), phrase(reason)),
-        None => format!("Draw by {}", phrase(reason)),
-    };
+    let text = sentence(winner.map(|seat| table.seat_name(seat)), reason);
     Outcome { over: true, result: Some(result.to_string()), reason: Some(reason.to_string()), text: Some(text) }
+}
+
+/// `Red wins by checkmate`, or `Draw by agreement` when there is no `winner`.
+pub fn sentence(winner: Option<String>, reason: &str) -> String {
+    match winner {
+        Some(name) => format!("{name} wins by {}", phrase(reason)),
+        None => format!("Draw by {}", phrase(reason)),
+    }
 }
 
 /// A reason in words.
@@ -41,7 +46,10 @@ mod tests {
         let table = new_table("xiangqi", None).unwrap();
         assert_eq!(outcome(&*table, Some(Seat::First), "checkmate").text.unwrap(), "Red wins by checkmate");
         let draw = outcome(&*table, None, "agreement");
-        assert_eq!((draw.result.unwrap(), draw.text.unwrap()), ("1/2-1/2".to_string(), "Draw by agreement".to_string()));
+        assert_eq!(
+            (draw.result.unwrap(), draw.text.unwrap()),
+            ("1/2-1/2".to_string(), "Draw by agreement".to_string())
+        );
         assert_eq!(outcome(&*table, Some(Seat::Second), "time").result.unwrap(), "0-1");
     }
 }

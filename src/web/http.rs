@@ -24,6 +24,8 @@ use crate::game::xiangqi::Notation;
 
 /// The largest `POST /api/games` body, in bytes.
 const MAX_BODY: usize = 16 * 1024;
+/// The most moves an analysis replays.
+const MAX_ANALYSIS_MOVES: usize = 1000;
 /// The largest WebSocket message the transport reads; larger ones close the connection.
 /// Frames between [`MAX_FRAME`] and this are answered with an `error` frame.
 const MAX_MESSAGE: usize = 256 * MAX_FRAME;
@@ -39,6 +41,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(summary))
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/analysis", get(analysis))
         .route("/ws/{id}", get(connect))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -123,6 +126,23 @@ async fn pgn(
             ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
         }
         None => unknown_game(&id),
+    }
+}
+
+/// The analysis board's answer for `?fen=` (default: the start) after `?moves=` (ICCS,
+/// separated by commas).
+async fn analysis(State(hub): State<Arc<Hub>>, Query(query): Query<HashMap<String, String>>) -> Response {
+    let moves: Vec<String> = query
+        .get("moves")
+        .map(|moves| moves.split(',').map(str::trim).filter(|m| !m.is_empty()).map(String::from).collect())
+        .unwrap_or_default();
+    if moves.len() > MAX_ANALYSIS_MOVES {
+        return error(StatusCode::BAD_REQUEST, &format!("at most {MAX_ANALYSIS_MOVES} moves"));
+    }
+    match hub.analyse(query.get("fen").cloned(), moves).await {
+        Some(Ok(analysis)) => axum::Json(analysis).into_response(),
+        Some(Err(e)) => error(StatusCode::BAD_REQUEST, &e),
+        None => error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy analysing: try again in a moment"),
     }
 }
 

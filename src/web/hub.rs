@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::Rng;
+use tokio::sync::Semaphore;
 
+use super::analysis::{analyse, Analysis, AnalysisNet};
 use super::engines::Engine;
 use super::protocol::{Created, GameSummary, Links, NewGame};
 use super::room::{Context, Room};
@@ -14,9 +16,16 @@ use super::table::new_table;
 use crate::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
 use crate::game::{Game, Status};
 
-/// The rooms of a server.
+/// Analyses run at once; more are refused until one ends.
+const ANALYSES: usize = 2;
+
+/// The rooms of a server, and its analysis board.
 pub struct Hub {
     context: Arc<Context>,
+    /// The trained net the analysis board shows, if one is offered.
+    analysis_net: Option<AnalysisNet>,
+    /// A permit per analysis running.
+    analyses: Arc<Semaphore>,
 }
 
 impl Hub {
@@ -32,7 +41,21 @@ impl Hub {
                 Err(e) => eprintln!("warning: game {id} is not restored: {e}"),
             }
         }
-        Ok(Hub { context })
+        let analysis_net = AnalysisNet::offered(&context.engines);
+        Ok(Hub { context, analysis_net, analyses: Arc::new(Semaphore::new(ANALYSES)) })
+    }
+
+    /// Analyses the Xiangqi position after `moves` from `fen` ([`analyse`]) on a blocking
+    /// thread: `None` when [`ANALYSES`] are running already.
+    pub async fn analyse(&self, fen: Option<String>, moves: Vec<String>) -> Option<Result<Analysis, String>> {
+        let permit = Arc::clone(&self.analyses).try_acquire_owned().ok()?;
+        let net = self.analysis_net.clone();
+        let job = tokio::task::spawn_blocking(move || {
+            let _running = permit;
+            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+            analyse(fen.as_deref(), &moves, net.as_ref())
+        });
+        Some(job.await.unwrap_or_else(|_| Err("the analysis crashed".to_string())))
     }
 
     /// The engines offered.

@@ -3,6 +3,7 @@
 //! decided, flips drawn, engines run, clocks kept — with every game stored in SQLite
 //! before anything is shown. The protocol is docs/web-protocol.md.
 
+mod analysis;
 mod assets;
 mod clock;
 mod ending;

@@ -1,4 +1,4 @@
-//! One browser test's world: the real `serve` (an easy engine, a scratch database) and
+//! One browser test's world: the real `serve` (its engines, a scratch database) and
 //! headless Chromium, or the reason the test is skipped where Chromium is missing.
 
 use super::driver::{browser_required, find_browser, Browser, REQUIRE_VARIABLE};
@@ -20,9 +20,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts the server and a `width`×`height` browser for the test `name`; `None` (said
-    /// on stderr) where Chromium is missing and not required.
+    /// Starts the server (an easy alpha-beta engine) and a `width`×`height` browser for
+    /// the test `name`; `None` (said on stderr) where Chromium is missing and not required.
     pub fn start(name: &str, width: u32, height: u32) -> Option<Session> {
+        Session::start_with(name, width, height, &["easy=alphabeta:depth=1"])
+    }
+
+    /// [`Session::start`] with the server offering `engines` (`NAME=SPEC` each).
+    pub fn start_with(name: &str, width: u32, height: u32, engines: &[&str]) -> Option<Session> {
         let (chromium, chromedriver) = match find_browser() {
             Ok(found) => found,
             Err(reason) if browser_required() => panic!("{reason} (required: CI=true or {REQUIRE_VARIABLE}=1)"),
@@ -37,7 +42,11 @@ impl Session {
         std::fs::create_dir_all(&dir).expect("a scratch directory");
         let port = free_port();
         let mut serve = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"));
-        serve.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--engine", "easy=alphabeta:depth=1", "--db"]);
+        serve.args(["serve", "--addr", &format!("127.0.0.1:{port}")]);
+        for engine in engines {
+            serve.args(["--engine", engine]);
+        }
+        serve.arg("--db");
         serve.arg(dir.join("serve.sqlite3"));
         let server = Listening::start(serve, port);
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");

@@ -1,0 +1,193 @@
+//! The analysis board's answer for one Xiangqi position (a start and the moves played
+//! since): the position as the page draws it, the alpha-beta engine's best lines
+//! (MultiPV) and, when the server offers a trained net, the net's own view of it — its
+//! value and its policy, before any search.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::ending::sentence;
+use super::engines::Engine;
+use super::protocol::MoveNames;
+use super::table::Board;
+use crate::eval::{net_opinion, PlayerSpec};
+use crate::game::xiangqi::{Move, Xiangqi};
+use crate::game::{Game, Player as Seat, Status};
+use crate::play::View;
+use crate::search::xiangqi::AlphaBeta;
+use crate::search::{Limits, Score};
+
+/// The deepest alpha-beta iteration an analysis runs.
+const DEPTH: u32 = 20;
+/// How long an analysis may search.
+const THINK: Duration = Duration::from_millis(800);
+/// The lines reported (the best moves, each with its line).
+const LINES: usize = 3;
+/// The alpha-beta search's hash table, in MiB.
+const HASH_MB: usize = 16;
+/// The most moves of the net's policy reported, likeliest first.
+const POLICY_MOVES: usize = 8;
+/// The smallest share of the net's policy reported.
+const POLICY_MIN_SHARE: f32 = 0.02;
+
+/// A trained net that analyses: the engine's name, the file and its device.
+#[derive(Clone, Debug)]
+pub struct AnalysisNet {
+    name: String,
+    path: PathBuf,
+    device: String,
+}
+
+impl AnalysisNet {
+    /// The first of `engines` that is a trained net playing Xiangqi, if any.
+    pub fn offered(engines: &[Engine]) -> Option<AnalysisNet> {
+        engines.iter().filter(|engine| engine.games.contains(&"xiangqi")).find_map(|engine| match &engine.spec {
+            PlayerSpec::Net { path, device, .. } => {
+                Some(AnalysisNet { name: engine.name.clone(), path: path.clone(), device: device.clone() })
+            }
+            _ => None,
+        })
+    }
+}
+
+/// What the page shows of an analysed position.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The position's text.
+    pub fen: String,
+    /// The cells, top rank first (as in the `state` frame).
+    pub board: Vec<String>,
+    /// `red` or `black`.
+    pub to_move: String,
+    /// The last move played, if any was given.
+    pub last: Option<String>,
+    /// The square of the general in check.
+    pub check: Option<String>,
+    /// The legal moves (empty once the game is over).
+    pub legal: Vec<String>,
+    /// Each of `legal` in WXF and Chinese.
+    pub legal_names: Vec<MoveNames>,
+    /// How the rules ended the game here (`Red wins by checkmate`), if they did.
+    pub over: Option<String>,
+    /// The depth of the alpha-beta search's last finished iteration.
+    pub depth: u32,
+    /// The best moves with their lines, best first.
+    pub lines: Vec<Line>,
+    /// The net's view, when the server offers a net.
+    pub net: Option<NetView>,
+}
+
+/// One of the alpha-beta engine's lines.
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    /// The line's score in centipawns from the side to move's view, unless it mates.
+    pub cp: Option<i32>,
+    /// Moves to mate: > 0 the side to move mates, < 0 it is mated.
+    pub mate: Option<i32>,
+    /// The moves (ICCS), the root move first.
+    pub moves: Vec<String>,
+    /// Each of `moves` in WXF and Chinese.
+    pub names: Vec<MoveNames>,
+}
+
+/// What a trained net makes of the position by itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct NetView {
+    /// The engine's name in `serve`.
+    pub engine: String,
+    /// Win, draw and loss probabilities from the side to move's view.
+    pub wdl: [f32; 3],
+    /// The moves its policy favours, likeliest first.
+    pub policy: Vec<PolicyMove>,
+}
+
+/// A move of the net's policy and its share.
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyMove {
+    /// The move (ICCS).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// In WXF and Chinese.
+    pub names: MoveNames,
+    /// Its share of the policy.
+    pub share: f32,
+}
+
+/// Analyses the position after `moves` (ICCS) from `start` (a FEN; `None`: the usual
+/// start) with the alpha-beta engine and, if given, `net`. Blocks for up to about a
+/// second. Errors are one line: a bad FEN, or the first move that is not legal, by number.
+pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -> Result<Analysis, String> {
+    let mut game = Xiangqi::from_text(start.unwrap_or("startpos")).map_err(|e| e.to_string())?;
+    for (number, text) in (1..).zip(moves) {
+        if game.status().is_over() {
+            return Err(format!("move {number} (`{text}`) comes after the end of the game"));
+        }
+        let mv = game.parse_move(text).map_err(|_| format!("move {number} (`{text}`) is not legal here"))?;
+        game.play(mv);
+    }
+    let mut legal = Vec::new();
+    let status = game.status();
+    if !status.is_over() {
+        game.legal_moves(&mut legal);
+    }
+    let (depth, lines) = if legal.is_empty() { (0, Vec::new()) } else { best_lines(&game) };
+    Ok(Analysis {
+        fen: game.to_text(),
+        board: game.cells(),
+        to_move: if game.to_move() == Seat::First { "red" } else { "black" }.to_string(),
+        last: moves.last().map(|text| text.to_string()),
+        check: game.check(),
+        legal: legal.iter().map(ToString::to_string).collect(),
+        legal_names: legal.iter().filter_map(|&mv| game.names(mv)).collect(),
+        over: match status {
+            Status::Over { winner, reason } => Some(sentence(winner.map(|seat| game.seat_name(seat)), reason.as_str())),
+            Status::Ongoing => None,
+        },
+        depth,
+        lines,
+        net: match net {
+            Some(net) if !legal.is_empty() => Some(net_view(net, &game)?),
+            _ => None,
+        },
+    })
+}
+
+/// The alpha-beta engine's [`LINES`] best moves with their lines, and the depth reached.
+fn best_lines(game: &Xiangqi) -> (u32, Vec<Line>) {
+    let mut search = AlphaBeta::new(HASH_MB);
+    search.set_multi_pv(LINES);
+    let limits = Limits { depth: Some(DEPTH), movetime: Some(THINK), ..Limits::default() };
+    let report = search.search(game, &limits, &mut |_| {});
+    let first = std::iter::once((report.score, report.pv));
+    let lines = first.chain(report.more.into_iter().map(|line| (line.score, line.pv)));
+    (report.depth, lines.filter(|(_, pv)| !pv.is_empty()).map(|(score, pv)| line(game, score, &pv)).collect())
+}
+
+/// A line of `pv` from `game`'s position, with its score and its moves' names.
+fn line(game: &Xiangqi, score: Score, pv: &[Move]) -> Line {
+    let mut position = game.clone();
+    let mut names = Vec::new();
+    for &mv in pv {
+        names.extend(position.names(mv));
+        position.play(mv);
+    }
+    let (cp, mate) = match score {
+        Score::Cp(cp) => (Some(cp), None),
+        Score::Mate(moves) => (None, Some(moves)),
+    };
+    Line { cp, mate, moves: pv.iter().map(ToString::to_string).collect(), names }
+}
+
+/// `net`'s value and the likeliest moves of its policy in `game`'s position.
+fn net_view(net: &AnalysisNet, game: &Xiangqi) -> Result<NetView, String> {
+    let (wdl, policy) = net_opinion(&net.path, &net.device, game).map_err(|e| format!("net `{}`: {e}", net.name))?;
+    let policy = policy
+        .into_iter()
+        .take(POLICY_MOVES)
+        .filter(|&(_, share)| share >= POLICY_MIN_SHARE)
+        .filter_map(|(mv, share)| Some(PolicyMove { mv: mv.to_string(), names: game.names(mv)?, share }))
+        .collect();
+    Ok(NetView { engine: net.name.clone(), wdl: [wdl.win, wdl.draw, wdl.loss], policy })
+}

@@ -1,0 +1,184 @@
+// The analysis board: any Xiangqi position ("#/analysis?fen=<FEN>&moves=<ICCS,…>") with
+// an evaluation bar, the alpha-beta engine's three best lines and, when the server offers
+// a trained net, the net's own value and its policy drawn as arrows — the moves it would
+// consider before any search, the thicker the likelier. Moves played on the board explore
+// a line; each position is its own link.
+
+import { analysePosition, positionQuery } from "./api.js";
+import { BoardView } from "./board.js";
+import { copyText, h } from "./dom.js";
+import { chosenNotation, moveName, NotationSwitch } from "./notation.js";
+import { toast } from "./toast.js";
+
+/** The lead in centipawns that gives the leader 88% of the bar (tanh 1). */
+const BAR_CP = 800;
+
+/** The analysis board's link for the position after `moves` from `fen` (null: the start). */
+export function analysisLink(fen, moves) {
+  const query = positionQuery(fen, moves);
+  return `#/analysis${query ? "?" + query : ""}`;
+}
+
+/** A score from Red's view, as players read it: `+0.35`, `−1.20`, `M3` (Red mates), `−M2`. */
+function scoreText(line, redToMove) {
+  const sign = redToMove ? 1 : -1;
+  if (line.mate !== null) return `${sign * line.mate > 0 ? "" : "−"}M${Math.abs(line.mate)}`;
+  const pawns = (sign * line.cp) / 100;
+  return `${pawns >= 0 ? "+" : "−"}${Math.abs(pawns).toFixed(2)}`;
+}
+
+/** Red's share of the bar for a line: 0.5 even, towards 1 as Red is better. */
+function barShare(line, redToMove) {
+  const sign = redToMove ? 1 : -1;
+  if (line.mate !== null) return sign * line.mate > 0 ? 1 : 0;
+  return 0.5 + 0.5 * Math.tanh((sign * line.cp) / BAR_CP);
+}
+
+function percent(share) {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** The analysis screen inside `root` for `query` (the hash's query string). */
+export class AnalysisView {
+  constructor(root, query) {
+    const params = new URLSearchParams(query || "");
+    this.fen = params.get("fen");
+    this.moves = (params.get("moves") || "").split(",").filter(Boolean);
+    this.flipped = params.get("flip") === "1";
+    this.analysis = null;
+    this.build(root);
+    this.load();
+  }
+
+  /** Leaves the screen. */
+  destroy() {
+    this.gone = true;
+    this.board.destroy();
+  }
+
+  build(root) {
+    this.bar = h("div", { class: "eval-bar", role: "meter", "aria-label": "evaluation, Red's share" }, [
+      h("div", { class: "eval-red" }), h("span", { class: "eval-text" }),
+    ]);
+    const boardBox = h("div", { class: "board-box" });
+    this.board = new BoardView(boardBox, (move) => this.explore(move));
+    this.status = h("div", { id: "status", class: "status", role: "status" }, "Analysing…");
+    this.notation = new NotationSwitch(() => this.render());
+    this.lines = h("ol", { class: "analysis-lines", "aria-label": "engine lines" });
+    this.net = h("div", { class: "net-view" });
+    this.actions = h("div", { class: "actions" }, [
+      h("button", { type: "button", class: "back", onclick: () => this.back() }, "Back a move"),
+      h("button", { type: "button", class: "flip", onclick: () => this.flip() }, "Flip board"),
+      h("button", { type: "button", class: "copy-fen", onclick: () => this.copyFen() }, "Copy FEN"),
+      h("a", { class: "button", href: "#/" }, "New game"),
+    ]);
+    root.replaceChildren(h("section", { class: "game-view analysis-view" }, [
+      h("div", { class: "board-column" }, [this.bar, boardBox]),
+      h("aside", { class: "side-column" }, [
+        this.status, this.actions,
+        h("div", { class: "panel analysis-panel" }, [h("h3", {}, "Engine (alpha-beta)"), this.notation.element, this.lines]),
+        this.net,
+      ]),
+    ]));
+    document.title = "Xiangqi · analysis";
+  }
+
+  async load() {
+    try {
+      this.analysis = await analysePosition(this.fen, this.moves);
+    } catch (error) {
+      if (this.gone) return;
+      this.status.textContent = `Cannot analyse: ${error.message}`;
+      this.status.classList.add("over");
+      return;
+    }
+    if (!this.gone) this.render();
+  }
+
+  /** Goes to the position after `move`, one of the legal moves here. */
+  explore(move) {
+    this.go([...this.moves, move]);
+  }
+
+  back() {
+    if (this.moves.length) this.go(this.moves.slice(0, -1));
+  }
+
+  /** Opens the position after `moves`, the board turned as now. */
+  go(moves) {
+    const link = analysisLink(this.fen, moves);
+    location.hash = this.flipped ? `${link}${link.includes("?") ? "&" : "?"}flip=1` : link;
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    this.render();
+  }
+
+  async copyFen() {
+    if (!this.analysis) return;
+    if (await copyText(this.analysis.fen)) toast("FEN copied", "info");
+    else toast("Copying failed: " + this.analysis.fen);
+  }
+
+  /** `move` of `names` in the chosen notation. */
+  name(move, names) {
+    return moveName(move, names, chosenNotation());
+  }
+
+  render() {
+    const analysis = this.analysis;
+    if (!analysis) return;
+    const redToMove = analysis.to_move === "red";
+    const best = analysis.lines[0];
+    const policy = analysis.net ? analysis.net.policy : [];
+    const most = policy.length ? policy[0].share : 1;
+    const arrows = policy.map((entry) => ({ move: entry.move, kind: "policy", weight: entry.share / most }));
+    if (best) arrows.push({ move: best.moves[0], kind: "best" });
+    this.board.render({
+      game: "xiangqi", board: analysis.board, legal: analysis.legal, last: analysis.last, check: analysis.check,
+      flipped: this.flipped, interactive: analysis.legal.length > 0, arrows,
+    });
+    this.renderBar(best, redToMove, analysis.over);
+    const side = redToMove ? "Red" : "Black";
+    this.status.textContent = analysis.over
+      ? analysis.over
+      : `${side} to move · depth ${analysis.depth}${analysis.check ? " · check!" : ""}`;
+    this.status.classList.toggle("over", Boolean(analysis.over));
+    this.actions.querySelector(".back").disabled = this.moves.length === 0;
+    this.notation.update();
+    this.lines.replaceChildren(...analysis.lines.map((line) => h("li", { "data-move": line.moves[0] }, [
+      h("span", { class: "line-score" }, scoreText(line, redToMove)),
+      h("span", { class: "line-moves" }, line.moves.map((move, i) => this.name(move, line.names[i])).join(" ")),
+    ])));
+    this.renderNet(analysis.net, redToMove);
+  }
+
+  renderBar(best, redToMove, over) {
+    const share = best ? barShare(best, redToMove) : 0.5;
+    this.bar.querySelector(".eval-red").style.width = percent(share);
+    this.bar.querySelector(".eval-text").textContent = best ? scoreText(best, redToMove) : over ? "" : "…";
+    this.bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+    this.bar.dataset.share = share.toFixed(3);
+  }
+
+  renderNet(net, redToMove) {
+    if (!net) {
+      this.net.replaceChildren();
+      this.net.hidden = true;
+      return;
+    }
+    this.net.hidden = false;
+    const [win, draw, loss] = redToMove ? net.wdl : [net.wdl[2], net.wdl[1], net.wdl[0]];
+    this.net.replaceChildren(h("div", { class: "panel" }, [
+      h("h3", {}, `The net's view (${net.engine})`),
+      h("p", { class: "net-value" },
+        `Before any search: Red wins ${percent(win)} · draw ${percent(draw)} · Black wins ${percent(loss)}`),
+      h("p", { class: "muted" }, "Its policy, drawn as green arrows (the thicker, the likelier):"),
+      h("ol", { class: "net-policy" }, net.policy.map((entry) => h("li", { "data-move": entry.move }, [
+        h("span", { class: "line-moves" }, this.name(entry.move, entry.names)),
+        h("span", { class: "share" }, percent(entry.share)),
+      ]))),
+    ]));
+  }
+}
