@@ -2,12 +2,13 @@
 # Does training learn? Trains GAME's tiny config from scratch for MINUTES minutes, then
 # plays the final net against generation 0 (the random net), against the last bootstrap
 # generation (the last one trained on the material search's games: does the net's own
-# self-play add to them?) and against `alphabeta:depth=1`, all at a fixed search budget
-# (SIMS simulations per move, 100 unless set), printing W/D/L and Elo with its 95%
-# interval.
+# self-play add to them?) and against `alphabeta:depth=1`, at each fixed search budget of
+# SIMS (simulations per move; default "800 100": the budget of play, where the rules' help
+# in the search decides most games, and a small one, where the net's own value and policy
+# weigh more), printing W/D/L and Elo with its 95% interval.
 #
-#   scripts/learning-check.sh xiangqi 30
-#   scripts/learning-check.sh banqi 30 200     # 200 games per match (default 100)
+#   scripts/learning-check.sh xiangqi 30       # 40 games per match (about 40 min of matches)
+#   SIMS=100 scripts/learning-check.sh banqi 30 200     # one budget, 200 games per match
 #
 # The run goes to checkpoints/learning-check-GAME/ (replaced); the match games to its
 # eval-final/ directory.
@@ -15,8 +16,8 @@ set -euo pipefail
 
 game=${1:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
 minutes=${2:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
-games=${3:-100}
-sims=${SIMS:-100}
+games=${3:-40}
+budgets=${SIMS:-800 100}
 config=configs/$game-tiny.toml
 run=checkpoints/learning-check-$game
 bin=target/release/xiangqi-zero
@@ -48,16 +49,18 @@ material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$material" ]; then help+=",material=$material"; fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
 bootstrap=$(sed -n 's/^bootstrap_generations *= *\([0-9]*\).*/\1/p' "$config")
-opponents=("net(sims=$sims$help):$run/models/gen0000.safetensors")
-if [ -n "$bootstrap" ] && [ "$bootstrap" -gt 0 ] && [ "$bootstrap" -lt "$generation" ]; then
-  opponents+=("net(sims=$sims$help):$(printf '%s/models/gen%04d.safetensors' "$run" "$bootstrap")")
-fi
-opponents+=("alphabeta:depth=1")
-echo
-echo "final net: $final (generation $generation), $sims simulations per move"
-for opponent in "${opponents[@]}"; do
+for sims in $budgets; do
+  opponents=("net(sims=$sims$help):$run/models/gen0000.safetensors")
+  if [ -n "$bootstrap" ] && [ "$bootstrap" -gt 0 ] && [ "$bootstrap" -lt "$generation" ]; then
+    opponents+=("net(sims=$sims$help):$(printf '%s/models/gen%04d.safetensors' "$run" "$bootstrap")")
+  fi
+  opponents+=("alphabeta:depth=1")
   echo
-  echo "== generation $generation vs $opponent"
-  "$bin" eval --game "$game" --a "net(sims=$sims$help):$final" --b "$opponent" \
-    --games "$games" --concurrency 2 --max-plies 3000 ${repetition:+--repetition "$repetition"} --out "$run/eval-final/$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
+  echo "final net: $final (generation $generation), $sims simulations per move"
+  for opponent in "${opponents[@]}"; do
+    echo
+    echo "== generation $generation vs $opponent"
+    "$bin" eval --game "$game" --a "net(sims=$sims$help):$final" --b "$opponent" \
+      --games "$games" --concurrency 2 --max-plies 3000 ${repetition:+--repetition "$repetition"} --out "$run/eval-final/sims$sims-$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
+  done
 done
