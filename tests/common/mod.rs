@@ -135,3 +135,49 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A micro training config for `game` (a 2×16 net, a few simulations, `games` games a
+/// generation): seconds per generation.
+fn micro_config(game: &str, games: u64) -> String {
+    format!(
+        r#"
+name = "micro"
+game = "{game}"
+seed = 7
+
+[network]
+blocks = 2
+channels = 16
+
+[run]
+generations = 2
+games_per_generation = {games}
+bootstrap_generations = 1
+
+[search]
+simulations = 8
+cheap_simulations = 4
+batch_size = 8
+
+[selfplay]
+threads = 1
+parallel_games = 4
+max_plies = 40
+shard_samples = 30
+
+[train]
+batch_size = 32
+min_steps = 2
+max_steps = 6
+window_min = 200
+
+[evaluation]
+every = 1
+games = 2
+simulations = 4
+ladder = ["alphabeta:depth=1", "gen0000"]
+concurrency = 1
+max_plies = 40
+"#
+    )
+}
