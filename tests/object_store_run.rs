@@ -33,10 +33,11 @@ const REQUIRE_VARIABLE: &str = "XZ_REQUIRE_OBJECT_STORE_TEST";
 /// The bucket the run lives in.
 const BUCKET: &str = "xiangqi-zero-test";
 
-/// The micro Xiangqi config of the training tests, eight games a generation, the net
-/// evaluated only after the last against generation 0.
+/// The micro Xiangqi config of the training tests, 24 games a generation (a few seconds:
+/// the workers write shards while it trains), the net evaluated only after the last,
+/// against generation 0.
 fn run_config() -> String {
-    let config = micro_config("xiangqi", 8).replace("every = 1", "every = 0");
+    let config = micro_config("xiangqi", 24).replace("every = 1", "every = 0");
     config.replace(r#"ladder = ["alphabeta:depth=1", "gen0000"]"#, r#"ladder = ["gen0000"]"#)
 }
 
@@ -179,6 +180,7 @@ fn a_trainer_and_two_workers_share_one_bucket_and_lose_nothing() {
     wait_for("shard of the first worker", &mut killed, || {
         names(&games_dir, ".npz").iter().any(|name| name.contains(&format!("-{killed_pid}-")))
     });
+    assert!(trainer.try_wait().unwrap().is_none(), "the trainer is still at work when the worker is killed");
     killed.kill().unwrap();
     killed.wait().unwrap();
 
@@ -204,7 +206,11 @@ fn a_trainer_and_two_workers_share_one_bucket_and_lose_nothing() {
         (0..=2).flat_map(|g| [format!("gen000{g}.optimizer"), format!("gen000{g}.safetensors")]).collect();
     assert_eq!(names(&format!("{run}/models"), ""), models);
     assert_eq!(dir.read_state().unwrap().unwrap().generation, 2);
-    assert_eq!(read_metrics(&dir.metrics()).unwrap().len(), 2);
+    let metrics = read_metrics(&dir.metrics()).unwrap();
+    assert_eq!(metrics.len(), 2);
+    // The trainer's window took in the workers' games beside its own.
+    let own: u64 = metrics.iter().map(|m| m.samples).sum();
+    assert!(metrics[1].total_samples > own, "{} samples in all, {own} of the trainer's", metrics[1].total_samples);
 
     // Every shard reads back whole, the killed worker's included; each worker's games are
     // all there: the survivor's as many as it reports.

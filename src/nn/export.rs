@@ -30,9 +30,10 @@ pub enum ExportError {
 }
 
 /// Exports the net of `checkpoint` — a run directory (its newest net) or a net file, on
-/// disk or in an object store — to `out` (written whole), and returns what `out` now records. The generation and
-/// training config come from the run directory (for a net file, the one it lies in when
-/// it is a run's `models/genNNNN.safetensors`), else from the file's own metadata.
+/// disk or in an object store — to `out` (written whole), and returns what `out` now
+/// records. The generation and training config come from the run directory (for a net
+/// file, the one it lies in when it is a run's `models/genNNNN.safetensors`), else from
+/// the file's own metadata.
 pub fn export(checkpoint: &Path, out: &Path) -> Result<NetInfo, ExportError> {
     let kind =
         storage::kind(checkpoint).map_err(|e| RunDirError { path: checkpoint.to_path_buf(), why: e.to_string() })?;

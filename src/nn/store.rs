@@ -63,9 +63,10 @@ impl Net {
         storage::write(path, &bytes).map_err(|e| failed(e.to_string()))
     }
 
-    /// Reads a net of game `G` from `path` (a path or an object store's URL) onto `device`. With `expected`, the file's
-    /// shape must be that one; without, the net takes the file's shape. A file of another
-    /// game or encoding version is refused (one without a version is taken as current).
+    /// Reads a net of game `G` from `path` (a path or an object store's URL) onto
+    /// `device`. With `expected`, the file's shape must be that one; without, the net takes
+    /// the file's shape. A file of another game or encoding version is refused (one without
+    /// a version is taken as current).
     pub fn load<G: Encoding>(path: &Path, expected: Option<NetConfig>, device: &Device) -> Result<Net, NetError> {
         let bytes = NetInfo::read_file(path)?;
         let info = NetInfo::parse(path, &bytes)?;

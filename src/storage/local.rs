@@ -32,13 +32,8 @@ impl Storage for LocalDisk {
     }
 
     fn list(&self, dir: &Path) -> io::Result<Vec<Entry>> {
-        let entries = match fs::read_dir(path(dir)) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(error) => return Err(error),
-        };
         let mut files = Vec::new();
-        for entry in entries {
+        for entry in fs::read_dir(path(dir))? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
             // A file removed between listing and looking is simply not there.
@@ -84,7 +79,7 @@ mod tests {
         assert_eq!(listed, [("a.npz".to_string(), 5)]);
         assert_eq!(LocalDisk.kind(&url.join("games")).unwrap(), Kind::Dir);
         assert_eq!(LocalDisk.kind(&url.join("none")).unwrap(), Kind::Missing);
-        assert!(LocalDisk.list(&url.join("none")).unwrap().is_empty());
+        assert_eq!(LocalDisk.list(&url.join("none")).unwrap_err().kind(), io::ErrorKind::NotFound);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

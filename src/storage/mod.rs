@@ -60,8 +60,7 @@ trait Storage: Send + Sync {
     /// Replaces the file with `bytes`, whole.
     fn write(&self, location: &Path, bytes: &[u8]) -> io::Result<()>;
 
-    /// The files directly in the directory `dir` (none for a directory not there),
-    /// leaving out files still being written.
+    /// The files directly in the directory `dir`, leaving out files still being written.
     fn list(&self, dir: &Path) -> io::Result<Vec<Entry>>;
 
     /// What `location` names.
@@ -88,8 +87,9 @@ pub fn write(location: &Path, bytes: &[u8]) -> io::Result<()> {
     storage(location)?.write(location, bytes)
 }
 
-/// The files directly in the directory `dir`, files still being written left out; none
-/// when `dir` does not exist.
+/// The files directly in the directory `dir`, files still being written left out. A
+/// directory not there is an error on disk; in an object store, where a directory is only
+/// a prefix of names, it lists nothing.
 pub fn list(dir: &Path) -> io::Result<Vec<Entry>> {
     storage(dir)?.list(dir)
 }

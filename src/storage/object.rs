@@ -116,10 +116,13 @@ impl Storage for Bucket {
         let key = self.key(location)?;
         let store = Arc::clone(&self.store);
         run(async move {
-            match store.get_opts(&key, GetOptions { head: true, ..GetOptions::default() }).await {
-                Ok(_) => return Ok(Kind::File),
-                Err(object_store::Error::NotFound { .. }) => {}
-                Err(error) => return Err(error),
+            // (The bucket's root is no object: a request for it would ask for the bucket.)
+            if !key.as_ref().is_empty() {
+                match store.get_opts(&key, GetOptions { head: true, ..GetOptions::default() }).await {
+                    Ok(_) => return Ok(Kind::File),
+                    Err(object_store::Error::NotFound { .. }) => {}
+                    Err(error) => return Err(error),
+                }
             }
             let listed = store.list_with_delimiter(Some(&key)).await?;
             let empty = listed.objects.is_empty() && listed.common_prefixes.is_empty();

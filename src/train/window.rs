@@ -3,9 +3,10 @@
 //!
 //! Shards (`*.npz`, from this machine or any other sharing the directory, on disk or in an
 //! object store; files still being written are never listed) are ordered newest first, by
-//! the generation in their name's `genNNNN-` prefix, then by modification time. Each shard's sample count is
-//! read once; the samples of the shards in the window stay in memory between refreshes and
-//! those that fall out are dropped, so a refresh reads only new shards. A corrupt or
+//! the generation in their name's `genNNNN-` prefix, then by modification time. Each
+//! shard's sample count is read once; the samples of the shards in the window stay in
+//! memory between refreshes and those that fall out are dropped, so a refresh lists the
+//! shards and reads only new ones. A corrupt or
 //! truncated shard is skipped with a warning naming it, never an error that stops training.
 
 use std::collections::HashMap;

@@ -138,7 +138,7 @@ impl Drop for TempDir {
 
 /// A micro training config for `game` (a 2×16 net, a few simulations, `games` games a
 /// generation): seconds per generation.
-fn micro_config(game: &str, games: u64) -> String {
+pub fn micro_config(game: &str, games: u64) -> String {
     format!(
         r#"
 name = "micro"
