@@ -207,7 +207,7 @@ impl<G: Encoding> Collector<G> {
 
 /// This process among all that write shards into one run, on any machine: the host's
 /// name (letters, digits and `-`; a Kubernetes pod's own name) and the process id,
-/// `selfplay-x7k2p-4242`.
+/// `xiangqi-zero-selfplay-x7k2p-1`.
 fn writer() -> &'static str {
     static WRITER: OnceLock<String> = OnceLock::new();
     WRITER.get_or_init(|| {
