@@ -31,46 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The micro config of the training tests (tests/common/mod.rs): seconds a generation.
-cat >"$work/micro.toml" <<'EOF'
-name = "micro"
-game = "xiangqi"
-seed = 7
-
-[network]
-blocks = 2
-channels = 16
-
-[run]
-generations = 2
-games_per_generation = 4
-bootstrap_generations = 1
-
-[search]
-simulations = 8
-cheap_simulations = 4
-batch_size = 8
-
-[selfplay]
-threads = 1
-parallel_games = 4
-max_plies = 40
-shard_samples = 30
-
-[train]
-batch_size = 32
-min_steps = 2
-max_steps = 6
-window_min = 200
-
-[evaluation]
-every = 0
-games = 2
-simulations = 4
-ladder = ["gen0000"]
-concurrency = 1
-max_plies = 40
-EOF
+# The micro config of the tests: seconds a generation.
+cp tests/micro.toml "$work/micro.toml"
 echo "== training two generations on $DEVICE"
 "$bin" train --config "$work/micro.toml" --run "$work/run" --device "$DEVICE"
 net=$work/run/models/gen0002.safetensors

@@ -136,48 +136,11 @@ impl Drop for TempDir {
     }
 }
 
-/// A micro training config for `game` (a 2×16 net, a few simulations, `games` games a
-/// generation): seconds per generation.
+/// The micro training config of `tests/micro.toml` for `game`, with `games` games a
+/// generation (a 2×16 net, a few simulations): seconds per generation.
 pub fn micro_config(game: &str, games: u64) -> String {
-    format!(
-        r#"
-name = "micro"
-game = "{game}"
-seed = 7
-
-[network]
-blocks = 2
-channels = 16
-
-[run]
-generations = 2
-games_per_generation = {games}
-bootstrap_generations = 1
-
-[search]
-simulations = 8
-cheap_simulations = 4
-batch_size = 8
-
-[selfplay]
-threads = 1
-parallel_games = 4
-max_plies = 40
-shard_samples = 30
-
-[train]
-batch_size = 32
-min_steps = 2
-max_steps = 6
-window_min = 200
-
-[evaluation]
-every = 1
-games = 2
-simulations = 4
-ladder = ["alphabeta:depth=1", "gen0000"]
-concurrency = 1
-max_plies = 40
-"#
-    )
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/micro.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.replace("game = \"xiangqi\"", &format!("game = \"{game}\""))
+        .replace("games_per_generation = 4", &format!("games_per_generation = {games}"))
 }
