@@ -25,6 +25,8 @@ bin=$CARGO_TARGET_DIR/release/xiangqi-zero
 
 work=$(mktemp -d)
 servers=()
+# Mesa's Vulkan drivers want a runtime directory; a private one quiets their complaint.
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$work}
 cleanup() {
   for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
   rm -rf "$work"
