@@ -13,6 +13,7 @@ pub mod nn;
 pub mod play;
 pub mod search;
 pub mod selfplay;
+pub mod storage;
 pub mod text_file;
 pub mod train;
 pub mod web;

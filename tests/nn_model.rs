@@ -180,8 +180,11 @@ fn devices_by_name() {
     if !cfg!(any(feature = "cuda", feature = "wgpu")) {
         let error = xiangqi_zero::nn::device::device("0").unwrap_err();
         assert!(error.contains("--features cuda"), "{error}");
+        let error = xiangqi_zero::nn::device::device("wgpu:cpu").unwrap_err();
+        assert!(error.contains("--features wgpu"), "{error}");
     }
     assert!(xiangqi_zero::nn::device::device("gpu-zero").is_err());
+    assert!(xiangqi_zero::nn::device::device("cuda:cpu").is_err());
 }
 
 #[test]

@@ -121,6 +121,11 @@ fn check_shards<G: Encoding>(dir: &Path) -> (usize, u64, usize) {
     for path in shards {
         let name = path.file_name().unwrap().to_str().unwrap();
         assert!(name.starts_with("gen0001-"), "shard name {name}");
+        // The writer's host and process, so that workers on other machines never collide.
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        let writer =
+            format!("-{}-{}-", host.trim().replace(|c: char| !c.is_ascii_alphanumeric(), "-"), std::process::id());
+        assert!(name.contains(&writer), "shard name {name}, written by {writer}");
         let samples = read_shard(&path, SampleShape::of::<G>()).unwrap();
         let pgn = read_pgn(&std::fs::read_to_string(path.with_extension("pgn")).unwrap());
         assert_eq!(pgn.len() as u64, shard_games(&samples), "{name}: games in the PGN");

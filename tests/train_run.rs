@@ -3,60 +3,18 @@
 //! killed mid-generation (`kill -9`) resumes and finishes with every shard readable;
 //! bad configs, corrupt shards and nets of another game give one-line errors.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::micro_config;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
 use xiangqi_zero::selfplay::{read_shard, shard_games, SampleShape};
 use xiangqi_zero::train::{read_metrics, trained_nets, RunDir};
-
-/// A micro config for `game`: seconds per generation.
-fn micro_config(game: &str, games: u64) -> String {
-    format!(
-        r#"
-name = "micro"
-game = "{game}"
-seed = 7
-
-[network]
-blocks = 2
-channels = 16
-
-[run]
-generations = 2
-games_per_generation = {games}
-bootstrap_generations = 1
-
-[search]
-simulations = 8
-cheap_simulations = 4
-batch_size = 8
-
-[selfplay]
-threads = 1
-parallel_games = 4
-max_plies = 40
-shard_samples = 30
-
-[train]
-batch_size = 32
-min_steps = 2
-max_steps = 6
-window_min = 200
-
-[evaluation]
-every = 1
-games = 2
-simulations = 4
-ladder = ["alphabeta:depth=1", "gen0000"]
-concurrency = 1
-max_plies = 40
-"#
-    )
-}
 
 /// A fresh directory for one test, holding `config.toml` with `config`.
 fn setup(name: &str, config: &str) -> (PathBuf, PathBuf) {

@@ -9,7 +9,8 @@ use xiangqi_zero::nn::{export, NetInfo};
 /// Arguments of `export`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// A run directory (its newest net) or a `.safetensors` net file.
+    /// A run directory (its newest net) or a `.safetensors` net file, either a path or an
+    /// object store's URL (s3://, gs://, az://).
     #[arg(long, value_name = "PATH", required_unless_present = "info", requires = "out")]
     checkpoint: Option<PathBuf>,
     /// The file to write.

@@ -9,7 +9,8 @@ use xiangqi_zero::train::{draw_plots, read_metrics, RunDir};
 /// Arguments of `plot`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// The run directory: reads DIR/metrics.jsonl, writes DIR/plots/.
+    /// The run directory (a path, or an object store's URL): reads DIR/metrics.jsonl,
+    /// writes DIR/plots/.
     #[arg(long, value_name = "DIR")]
     run: PathBuf,
 }

@@ -23,7 +23,8 @@ pub struct Args {
     /// The training config (TOML); with `--resume --run DIR` the run's own copy is used.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// The run directory (default `checkpoints/<config name>`).
+    /// The run directory, a path or an object store's URL (s3://, gs://, az://; default
+    /// `checkpoints/<config name>`).
     #[arg(long)]
     run: Option<PathBuf>,
     /// Continue the run in the run directory.
@@ -40,12 +41,16 @@ pub struct Args {
 /// Arguments of `selfplay`.
 #[derive(ClapArgs, Debug)]
 pub struct SelfPlayArgs {
-    /// The run directory whose newest net plays and whose `games/` receives the shards.
+    /// The run directory (a path, or an object store's URL: s3://, gs://, az://) whose
+    /// newest net plays and whose `games/` receives the shards.
     #[arg(long)]
     run: PathBuf,
     /// Stop after this many games (default: until Ctrl-C).
     #[arg(long)]
     games: Option<u64>,
+    /// Worker threads (default: the run's `[selfplay] threads`; 0: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: Option<u16>,
     /// `cpu`, or a GPU index in a build with a GPU feature.
     #[arg(long, default_value = "cpu")]
     device: String,
@@ -167,7 +172,10 @@ fn next_steps(config: &Config, dir: &RunDir, generation: u32) -> String {
 pub fn run_selfplay(args: SelfPlayArgs) -> anyhow::Result<()> {
     let dir = RunDir::new(args.run);
     dir.check_is_run()?;
-    let config = Config::load(&dir.config())?;
+    let mut config = Config::load(&dir.config())?;
+    if let Some(threads) = args.threads {
+        config.selfplay.threads = usize::from(threads);
+    }
     let options = RunOptions {
         generations: 0,
         device: device(&args.device).map_err(|e| anyhow!(e))?,

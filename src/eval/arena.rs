@@ -12,10 +12,10 @@ use rand::SeedableRng;
 
 use super::record::move_entry;
 use super::{GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
-use crate::atomic::write_atomically;
 use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
 use crate::search::Limits;
+use crate::storage;
 
 /// Where a pair of games starts: a position, the opening's name, and the seed of the
 /// chance events (Banqi flips), the same for both colour assignments.
@@ -193,12 +193,12 @@ fn progress_bar(visible: bool, games: u64) -> ProgressBar {
 /// Writes `games.jsonl` and `games.pgn` (its moves in `notation`) into `dir`, each
 /// replaced whole.
 fn save(dir: &std::path::Path, records: &[GameRecord], notation: Notation) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    storage::create_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let jsonl: String = records.iter().map(|r| r.to_json_line() + "\n").collect();
     let pgn: String = records.iter().map(|r| r.to_pgn("xiangqi-zero eval", notation) + "\n").collect();
     for (name, text) in [("games.jsonl", jsonl), ("games.pgn", pgn)] {
         let path = dir.join(name);
-        write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        storage::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! Which burn device the net runs on, from the `--device` text: `cpu` (the `flex`
 //! backend), or a GPU index (`0`, `cuda:0`, `wgpu:0`) in a build with the `cuda` or
-//! `wgpu` feature.
+//! `wgpu` feature; `wgpu:cpu` is wgpu on a CPU adapter, such as Mesa's software Vulkan
+//! driver (lavapipe), which runs burn's GPU kernels where no GPU is
+//! (`scripts/gpu-check.sh`).
 
 use burn::tensor::Device;
 
@@ -11,7 +13,10 @@ pub fn device(spec: &str) -> Result<Device, String> {
         None if spec == "cpu" => return Ok(Device::flex()),
         None => (gpu_backend(), spec),
     };
-    let index: usize = index.parse().map_err(|_| format!("bad device `{spec}`: expected cpu or a GPU index"))?;
+    let index = match (backend, index) {
+        ("wgpu", "cpu") => None,
+        _ => Some(index.parse().map_err(|_| format!("bad device `{spec}`: expected cpu or a GPU index"))?),
+    };
     gpu(backend, index).ok_or_else(|| {
         format!("device `{spec}` needs a GPU backend: build with `--features cuda` or `--features wgpu`")
     })
@@ -26,14 +31,17 @@ fn gpu_backend() -> &'static str {
     }
 }
 
-/// The GPU device `index` of `backend`, if this build has that backend.
+/// The GPU device `index` of `backend` (`None`: wgpu's CPU adapter), if this build has
+/// that backend.
 #[allow(unused_variables)] // without GPU features nothing reads them
-fn gpu(backend: &str, index: usize) -> Option<Device> {
+fn gpu(backend: &str, index: Option<usize>) -> Option<Device> {
     match backend {
         #[cfg(feature = "cuda")]
-        "cuda" => Some(Device::cuda(index)),
+        "cuda" => index.map(Device::cuda),
         #[cfg(feature = "wgpu")]
-        "wgpu" => Some(Device::wgpu(burn::tensor::DeviceKind::DiscreteGpu(index))),
+        "wgpu" => {
+            Some(Device::wgpu(index.map_or(burn::tensor::DeviceKind::Cpu, burn::tensor::DeviceKind::DiscreteGpu)))
+        }
         _ => None,
     }
 }

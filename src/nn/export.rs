@@ -14,6 +14,8 @@ use crate::eval::record::pgn_date;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
+use crate::storage::{self, Kind};
+use crate::text_file::read_text;
 use crate::train::{RunDir, RunDirError};
 
 /// Why a net could not be exported: one line naming the file.
@@ -27,12 +29,15 @@ pub enum ExportError {
     RunDir(#[from] RunDirError),
 }
 
-/// Exports the net of `checkpoint` — a run directory (its newest net) or a net file —
-/// to `out` (written atomically), and returns what `out` now records. The generation and
-/// training config come from the run directory (for a net file, the one it lies in when
-/// it is a run's `models/genNNNN.safetensors`), else from the file's own metadata.
+/// Exports the net of `checkpoint` — a run directory (its newest net) or a net file, on
+/// disk or in an object store — to `out` (written whole), and returns what `out` now
+/// records. The generation and training config come from the run directory (for a net
+/// file, the one it lies in when it is a run's `models/genNNNN.safetensors`), else from
+/// the file's own metadata.
 pub fn export(checkpoint: &Path, out: &Path) -> Result<NetInfo, ExportError> {
-    let (net_file, run) = if checkpoint.is_dir() {
+    let kind =
+        storage::kind(checkpoint).map_err(|e| RunDirError { path: checkpoint.to_path_buf(), why: e.to_string() })?;
+    let (net_file, run) = if kind == Kind::Dir {
         let run = RunDir::new(checkpoint);
         let (generation, file) = run.newest_model()?;
         (file, Some((run, generation)))
@@ -44,7 +49,7 @@ pub fn export(checkpoint: &Path, out: &Path) -> Result<NetInfo, ExportError> {
     if let Some((run, generation)) = run {
         provenance.generation = Some(generation);
         let config = run.config();
-        match std::fs::read_to_string(&config) {
+        match read_text(&config) {
             Ok(text) => provenance.training_config = Some(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(RunDirError { path: config, why: e.to_string() }.into()),

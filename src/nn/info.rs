@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::fs::File;
-use std::io::Read;
+use std::io;
 use std::path::Path;
 
 use super::model::NetConfig;
@@ -13,6 +12,7 @@ use super::store::NetError;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
+use crate::storage;
 
 /// The version of the input planes and policy labels the nets are trained on: bump it
 /// whenever an encoder changes, so that older nets are refused rather than misread.
@@ -72,11 +72,32 @@ impl NetInfo {
         NetInfo { config, encoding_version: Some(ENCODING_VERSION), provenance }
     }
 
-    /// Reads the metadata of the net file at `path`, checking that the file is a whole
-    /// safetensors file (its length is the one its header gives) and one of our nets.
+    /// Reads the metadata of the net file at `path` (a path or an object store's URL),
+    /// checking that the file is a whole safetensors file (its length is the one its
+    /// header gives) and one of our nets.
     pub fn read(path: &Path) -> Result<NetInfo, NetError> {
+        NetInfo::parse(path, &NetInfo::read_file(path)?)
+    }
+
+    /// The bytes of the net file at `path`.
+    pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, NetError> {
+        storage::read(path).map_err(|e| {
+            let why = match e.kind() {
+                io::ErrorKind::IsADirectory => {
+                    "it is a directory, not a net file (for a run directory: its models/genNNNN.safetensors)"
+                        .to_string()
+                }
+                _ => e.to_string(),
+            };
+            NetError::Read { path: path.to_path_buf(), why }
+        })
+    }
+
+    /// The metadata of `bytes`, the net file at `path` (named in errors), checked as
+    /// [`NetInfo::read`] says.
+    pub(super) fn parse(path: &Path, bytes: &[u8]) -> Result<NetInfo, NetError> {
         let error = |why: String| NetError::Read { path: path.to_path_buf(), why };
-        let metadata = read_metadata(path).map_err(error)?;
+        let metadata = read_metadata(bytes).map_err(error)?;
         let field = |key: &str| {
             metadata.get(key).ok_or_else(|| error(format!("no `{key}` in its metadata: not a net of ours")))
         };
@@ -167,26 +188,20 @@ impl fmt::Display for NetInfo {
     }
 }
 
-/// The `__metadata__` of the safetensors file at `path` (an 8-byte little-endian header
+/// The `__metadata__` of the safetensors file `bytes` (an 8-byte little-endian header
 /// length, the JSON header, then the tensors' bytes), once the file's length is checked
 /// against the tensors' offsets.
-fn read_metadata(path: &Path) -> Result<HashMap<String, String>, String> {
-    let mut file = File::open(path).map_err(|e| e.to_string())?;
-    let metadata = file.metadata().map_err(|e| e.to_string())?;
-    if metadata.is_dir() {
-        return Err("it is a directory, not a net file (for a run directory: its models/genNNNN.safetensors)".into());
-    }
-    let length = metadata.len();
-    let mut header_length = [0u8; 8];
-    file.read_exact(&mut header_length).map_err(|_| "too short for a safetensors file".to_string())?;
-    let header_length = u64::from_le_bytes(header_length);
+fn read_metadata(bytes: &[u8]) -> Result<HashMap<String, String>, String> {
+    let length = bytes.len() as u64;
+    let (header_length, rest) =
+        bytes.split_first_chunk::<8>().ok_or_else(|| "too short for a safetensors file".to_string())?;
+    let header_length = u64::from_le_bytes(*header_length);
     if header_length > MAX_HEADER {
         return Err(format!("not a safetensors file (header of {header_length} bytes)"));
     }
-    let mut header = vec![0u8; header_length as usize];
-    file.read_exact(&mut header).map_err(|_| "truncated safetensors header".to_string())?;
+    let header = rest.get(..header_length as usize).ok_or_else(|| "truncated safetensors header".to_string())?;
     let header: HashMap<String, serde_json::Value> =
-        serde_json::from_slice(&header).map_err(|e| format!("not a safetensors file (bad header: {e})"))?;
+        serde_json::from_slice(header).map_err(|e| format!("not a safetensors file (bad header: {e})"))?;
     let mut metadata = HashMap::new();
     let mut data_end = 0u64;
     for (name, entry) in header {

@@ -11,7 +11,7 @@ use burn::tensor::Device;
 use super::info::{NetInfo, Provenance, ENCODING_VERSION};
 use super::model::{Net, NetConfig};
 use super::Encoding;
-use crate::atomic::check_replaceable;
+use crate::storage;
 
 /// Why a net could not be saved or loaded: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -45,8 +45,8 @@ pub enum NetError {
 }
 
 impl Net {
-    /// Writes the net to `path` (atomically: burn builds the file beside it and renames
-    /// it into place), with its game, shape and the current encoding version.
+    /// Writes the net to `path` (a path or an object store's URL; whole, never a part),
+    /// with its game, shape and the current encoding version.
     pub fn save(&self, path: &Path) -> Result<(), NetError> {
         self.save_with(path, Provenance::default())
     }
@@ -54,19 +54,22 @@ impl Net {
     /// [`Net::save`], recording where the net comes from as well.
     pub fn save_with(&self, path: &Path, provenance: Provenance) -> Result<(), NetError> {
         let failed = |why: String| NetError::Write { path: path.to_path_buf(), why };
-        check_replaceable(path).map_err(|e| failed(e.to_string()))?;
-        let mut store = SafetensorsStore::from_file(path).overwrite(true);
+        let mut store = SafetensorsStore::from_bytes(None);
         for (key, value) in NetInfo::new(self.config, provenance).metadata() {
             store = store.metadata(key, value);
         }
-        self.save_into(&mut store).map_err(|e| failed(e.to_string()))
+        self.save_into(&mut store).map_err(|e| failed(e.to_string()))?;
+        let bytes = store.get_bytes().map_err(|e| failed(e.to_string()))?;
+        storage::write(path, &bytes).map_err(|e| failed(e.to_string()))
     }
 
-    /// Reads a net of game `G` from `path` onto `device`. With `expected`, the file's
-    /// shape must be that one; without, the net takes the file's shape. A file of another
-    /// game or encoding version is refused (one without a version is taken as current).
+    /// Reads a net of game `G` from `path` (a path or an object store's URL) onto
+    /// `device`. With `expected`, the file's shape must be that one; without, the net takes
+    /// the file's shape. A file of another game or encoding version is refused (one without
+    /// a version is taken as current).
     pub fn load<G: Encoding>(path: &Path, expected: Option<NetConfig>, device: &Device) -> Result<Net, NetError> {
-        let info = NetInfo::read(path)?;
+        let bytes = NetInfo::read_file(path)?;
+        let info = NetInfo::parse(path, &bytes)?;
         let mismatch =
             |found: String, expected: String| NetError::Mismatch { path: path.to_path_buf(), found, expected };
         let found = info.config;
@@ -89,7 +92,7 @@ impl Net {
             return Err(mismatch(config.to_string(), expected.to_string()));
         }
         let mut net = Net::new(config, device);
-        net.load_from(&mut SafetensorsStore::from_file(path))
+        net.load_from(&mut SafetensorsStore::from_bytes(Some(bytes)))
             .map_err(|e| NetError::Read { path: path.to_path_buf(), why: e.to_string() })?;
         Ok(net)
     }

@@ -8,17 +8,18 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
 use super::shard::{write_shard, ShardError};
-use crate::atomic::write_atomically;
 use crate::eval::GameRecord;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
 use crate::nn::Encoding;
+use crate::storage;
 
 /// The games in `samples` (a shard's): its samples with ply 0, one per game.
 pub fn shard_games(samples: &Samples) -> u64 {
@@ -47,7 +48,7 @@ pub(super) struct Collector<G: Game> {
     pgn: String,
     games_waiting: u32,
     dir: PathBuf,
-    /// Shard names start with `{prefix}-`, then the time, the process and the worker.
+    /// Shard names start with `{prefix}-`, then the time, the writer and the worker.
     prefix: String,
     worker: usize,
     /// Whether cheaply searched moves become samples.
@@ -190,11 +191,11 @@ impl<G: Encoding> Collector<G> {
             return Ok(());
         }
         let millis = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
-        let name = format!("{}-{millis}-{}-{}-{}", self.prefix, std::process::id(), self.worker, self.shards);
+        let name = format!("{}-{millis}-{}-{}-{}", self.prefix, writer(), self.worker, self.shards);
         let shard = self.dir.join(format!("{name}.npz"));
         write_shard(&shard, &self.waiting)?;
         let pgn = self.dir.join(format!("{name}.pgn"));
-        write_atomically(&pgn, &self.pgn).map_err(|e| ShardError::Write { path: pgn, why: e.to_string() })?;
+        storage::write(&pgn, self.pgn.as_bytes()).map_err(|e| ShardError::Write { path: pgn, why: e.to_string() })?;
         self.waiting = Samples::new(self.waiting.shape());
         self.pgn.clear();
         self.games_waiting = 0;
@@ -202,6 +203,23 @@ impl<G: Encoding> Collector<G> {
         SelfPlayProgress::add(&progress.shards, 1);
         Ok(())
     }
+}
+
+/// This process among all that write shards into one run, on any machine: the host's
+/// name (letters, digits and `-`; a Kubernetes pod's own name) and the process id,
+/// `xiangqi-zero-selfplay-x7k2p-1`.
+fn writer() -> &'static str {
+    static WRITER: OnceLock<String> = OnceLock::new();
+    WRITER.get_or_init(|| {
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .or_else(|_| std::env::var("HOSTNAME"))
+            .or_else(|_| std::env::var("COMPUTERNAME"))
+            .unwrap_or_default();
+        let host: String =
+            host.trim().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).take(63).collect();
+        let host = if host.is_empty() { "host" } else { &host };
+        format!("{host}-{}", std::process::id())
+    })
 }
 
 /// The text of `mv` played in `position`, with the chance outcomes that led to `next`

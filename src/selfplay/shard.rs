@@ -10,18 +10,18 @@
 //! | `policyTargetsLabel` | u16 `[M]` | the entries' labels, sample after sample |
 //! | `policyTargetsProb` | f32 `[M]` | the entries' probabilities |
 //!
-//! Shards are written to a temporary name and renamed; reading checks every shape and
-//! value, so a corrupt or truncated file is an error naming it, never a panic.
+//! Shards are written whole ([`crate::storage`]: a temporary name renamed, or one upload);
+//! reading checks every shape and value, so a corrupt or truncated file is an error naming
+//! it, never a panic.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use ndarray::{Array1, Array2, Array3};
 use ndarray_npy::{NpzReader, NpzWriter};
 
 use super::samples::{SampleShape, Samples, TARGET_COLUMNS};
-use crate::atomic::write_atomically_with;
+use crate::storage;
 
 /// Why a shard could not be written or read: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -44,7 +44,7 @@ pub enum ShardError {
     },
 }
 
-/// Writes `samples` to `path` atomically.
+/// Writes `samples` to `path` (a path or an object store's URL), whole.
 pub fn write_shard(path: &Path, samples: &Samples) -> Result<(), ShardError> {
     let error = |why: String| ShardError::Write { path: path.to_path_buf(), why };
     let SampleShape { planes, .. } = samples.shape();
@@ -55,27 +55,26 @@ pub fn write_shard(path: &Path, samples: &Samples) -> Result<(), ShardError> {
     let globals = Array2::from_shape_vec((n, planes), samples.globals.clone()).map_err(|e| error(e.to_string()))?;
     let targets =
         Array2::from_shape_vec((n, TARGET_COLUMNS), samples.targets.clone()).map_err(|e| error(e.to_string()))?;
-    write_atomically_with(path, |file| {
-        let mut npz = NpzWriter::new_compressed(BufWriter::new(file));
-        let io = |e: ndarray_npy::WriteNpzError| std::io::Error::other(e.to_string());
-        npz.add_array("binaryInputNCHWPacked", &packed).map_err(io)?;
-        npz.add_array("globalInputNC", &globals).map_err(io)?;
-        npz.add_array("globalTargetsNC", &targets).map_err(io)?;
-        npz.add_array("policyTargetsCountN", &Array1::from(samples.counts.clone())).map_err(io)?;
-        npz.add_array("policyTargetsLabel", &Array1::from(samples.labels.clone())).map_err(io)?;
-        npz.add_array("policyTargetsProb", &Array1::from(samples.probs.clone())).map_err(io)?;
-        let writer = npz.finish().map_err(io)?;
-        writer.into_inner().map_err(|e| e.into_error())?;
-        Ok(())
-    })
-    .map_err(|e| error(e.to_string()))
+    let mut npz = NpzWriter::new_compressed(Cursor::new(Vec::new()));
+    let encoded = (|| {
+        npz.add_array("binaryInputNCHWPacked", &packed)?;
+        npz.add_array("globalInputNC", &globals)?;
+        npz.add_array("globalTargetsNC", &targets)?;
+        npz.add_array("policyTargetsCountN", &Array1::from(samples.counts.clone()))?;
+        npz.add_array("policyTargetsLabel", &Array1::from(samples.labels.clone()))?;
+        npz.add_array("policyTargetsProb", &Array1::from(samples.probs.clone()))?;
+        npz.finish()
+    })();
+    let bytes = encoded.map_err(|e| error(e.to_string()))?.into_inner();
+    storage::write(path, &bytes).map_err(|e| error(e.to_string()))
 }
 
-/// Reads the shard at `path`, whose samples must have `shape`.
+/// Reads the shard at `path` (a path or an object store's URL), whose samples must have
+/// `shape`.
 pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError> {
     let error = |why: String| ShardError::Read { path: path.to_path_buf(), why };
-    let file = File::open(path).map_err(|e| error(e.to_string()))?;
-    let mut npz = NpzReader::new(BufReader::new(file)).map_err(|e| error(format!("not an npz file ({e})")))?;
+    let bytes = storage::read(path).map_err(|e| error(e.to_string()))?;
+    let mut npz = NpzReader::new(Cursor::new(bytes)).map_err(|e| error(format!("not an npz file ({e})")))?;
     let packed: Array3<u8> = read_array(&mut npz, "binaryInputNCHWPacked").map_err(error)?;
     let globals: Array2<f32> = read_array(&mut npz, "globalInputNC").map_err(error)?;
     let targets: Array2<f32> = read_array(&mut npz, "globalTargetsNC").map_err(error)?;
@@ -123,7 +122,7 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
 }
 
 /// Array `name` of a shard, in standard layout.
-fn read_array<A, D>(npz: &mut NpzReader<BufReader<File>>, name: &str) -> Result<ndarray::Array<A, D>, String>
+fn read_array<A, D>(npz: &mut NpzReader<Cursor<Vec<u8>>>, name: &str) -> Result<ndarray::Array<A, D>, String>
 where
     A: ndarray_npy::ReadableElement + Clone,
     D: ndarray::Dimension,

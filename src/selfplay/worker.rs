@@ -24,7 +24,8 @@ pub struct SelfPlayJob<G> {
     pub games: u64,
     /// A game's start, given the worker's random generator (for random openings).
     pub new_game: Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>,
-    /// The directory the shards go to (the run's `games/`); created if missing.
+    /// The directory the shards go to (the run's `games/`, on disk or in an object
+    /// store); created if missing.
     pub out_dir: PathBuf,
     /// What shard names start with, e.g. `gen0003`.
     pub prefix: String,
@@ -42,7 +43,7 @@ struct WorkerDone {
 /// Plays `job.games` games of self-play with `evaluator` (a network's, or a built-in
 /// heuristic's; cloned for each worker) under
 /// `search` and `settings`, writing them to `job.out_dir` as shards named
-/// `{prefix}-{unix millis}-{pid}-{worker}-{seq}.npz`, each with its games as `.pgn`
+/// `{prefix}-{unix millis}-{host}-{pid}-{worker}-{seq}.npz`, each with its games as `.pgn`
 /// beside it, and adding to `progress` as it goes.
 ///
 /// Once `stop` turns true the workers start no more moves, write every finished game
@@ -59,7 +60,7 @@ pub fn play_games<G: Encoding, E: Evaluator<G> + Clone + Send + Sync>(
     progress: &SelfPlayProgress,
 ) -> Result<SelfPlayReport, ShardError> {
     let started = Instant::now();
-    std::fs::create_dir_all(&job.out_dir)
+    crate::storage::create_dir(&job.out_dir)
         .map_err(|e| ShardError::Write { path: job.out_dir.clone(), why: e.to_string() })?;
     let workers = settings.workers().min(usize::try_from(job.games).unwrap_or(usize::MAX));
     let failed = AtomicBool::new(false);

@@ -8,11 +8,11 @@ use super::game::TrainableGame;
 use super::metrics::{EloResult, LadderElo};
 use super::run::{fail, RunError};
 use super::run_dir::{generation_name, RunDir};
-use crate::atomic::write_atomically;
 use crate::config::{Config, FIRST_NET_RUNG};
 use crate::eval::ladder::{place, round_robin_elo, Pairing, Rung};
 use crate::eval::{run_match, MatchConfig, PlayerSpec, Score};
 use crate::game::xiangqi::Notation;
+use crate::storage;
 
 /// `ladder.json`: the rungs with their Elo and the round robin that rated them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,9 +65,9 @@ pub fn evaluate_net<G: TrainableGame>(
 /// exactly these players, else from a round robin played now (and stored).
 fn rated_ladder<G: TrainableGame>(config: &Config, dir: &RunDir, progress: bool) -> Result<Vec<Rung>, RunError> {
     let names = &config.evaluation.ladder;
-    if let Ok(text) = std::fs::read_to_string(dir.ladder()) {
+    if let Ok(bytes) = storage::read(&dir.ladder()) {
         let stored: StoredLadder =
-            serde_json::from_str(&text).map_err(|e| RunError(format!("`{}`: {e}", dir.ladder().display())))?;
+            serde_json::from_slice(&bytes).map_err(|e| RunError(format!("`{}`: {e}", dir.ladder().display())))?;
         if stored.rungs.iter().map(|r| &r.player).eq(names.iter()) {
             return Ok(stored.rungs);
         }
@@ -98,7 +98,8 @@ fn rated_ladder<G: TrainableGame>(config: &Config, dir: &RunDir, progress: bool)
             .collect(),
     };
     let text = serde_json::to_string_pretty(&stored).map_err(fail)?;
-    write_atomically(&dir.ladder(), &text).map_err(|e| RunError(format!("`{}`: {e}", dir.ladder().display())))?;
+    storage::write(&dir.ladder(), text.as_bytes())
+        .map_err(|e| RunError(format!("`{}`: {e}", dir.ladder().display())))?;
     let line: Vec<String> = rungs.iter().map(|r| format!("{} {:+.0}", r.player, r.elo)).collect();
     println!("ladder: {}", line.join(", "));
     Ok(rungs)

@@ -9,15 +9,14 @@
 //! needs 16 or 17 significant digits may read back a unit off in its last bit (serde_json
 //! parses floats fast rather than exactly by default).
 
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::write_atomically;
 use crate::eval::ladder::{standing, Placement, Rung};
 use crate::eval::stats::{elo_estimate, Score};
+use crate::storage;
 
 /// What one generation of a run measured: one line of `metrics.jsonl`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -234,15 +233,16 @@ fn push_line(text: &mut String, path: &Path, metrics: &GenerationMetrics) -> Res
 
 /// Replaces the metrics file with `text`, atomically.
 fn write_text(path: &Path, text: &str) -> Result<(), MetricsError> {
-    write_atomically(path, text).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
+    storage::write(path, text.as_bytes()).map_err(|source| MetricsError::Write { path: path.to_path_buf(), source })
 }
 
 /// The file's text; empty when it does not exist.
 fn read_text(path: &Path) -> Result<String, MetricsError> {
-    match fs::read_to_string(path) {
-        Ok(text) => Ok(text),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(String::new()),
-        Err(source) => Err(MetricsError::Read { path: path.to_path_buf(), source }),
+    let error = |source| MetricsError::Read { path: path.to_path_buf(), source };
+    match storage::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| error(io::Error::new(io::ErrorKind::InvalidData, e))),
+        Err(source) if source.kind() == io::ErrorKind::NotFound => Ok(String::new()),
+        Err(source) => Err(error(source)),
     }
 }
 

@@ -18,8 +18,8 @@ use burn::tensor::{Bytes, Tensor};
 use serde::{Deserialize, Serialize};
 
 use super::settings::{OptimizerKind, TrainSettings};
-use crate::atomic::write_atomically_with;
 use crate::nn::Net;
+use crate::storage;
 
 /// The first bytes of a state file.
 const MAGIC: &[u8; 8] = b"XQZOPT1\n";
@@ -95,7 +95,7 @@ impl Optimizer {
         self.inner.step(lr, net, grads)
     }
 
-    /// Writes the state, for the parameters of `net`, to `path` atomically.
+    /// Writes the state, for the parameters of `net`, to `path` (whole).
     pub fn save(&self, net: &Net, path: &Path) -> Result<(), OptimizerError> {
         let error = |why: String| OptimizerError::Write { path: path.to_path_buf(), why };
         let mut ids = ParamIds::default();
@@ -103,16 +103,8 @@ impl Optimizer {
         let state = self.inner.into_bytes().map_err(|e| error(e.to_string()))?;
         let header = Header { optimizer: self.kind, params: ids.params, checksum: fnv1a(&state) };
         let header = serde_json::to_vec(&header).map_err(|e| error(e.to_string()))?;
-        write_atomically_with(path, |file| {
-            use std::io::Write;
-            let mut out = std::io::BufWriter::new(file);
-            out.write_all(MAGIC)?;
-            out.write_all(&(header.len() as u64).to_le_bytes())?;
-            out.write_all(&header)?;
-            out.write_all(&state)?;
-            out.flush()
-        })
-        .map_err(|e| error(e.to_string()))
+        let bytes = [&MAGIC[..], &(header.len() as u64).to_le_bytes(), &header, &state].concat();
+        storage::write(path, &bytes).map_err(|e| error(e.to_string()))
     }
 
     /// Reads the state at `path` into a fresh optimiser as `settings` ask, for `net`
@@ -120,7 +112,7 @@ impl Optimizer {
     /// parameter ids the state refers to.
     pub fn load(settings: &TrainSettings, net: Net, path: &Path) -> Result<(Optimizer, Net), OptimizerError> {
         let error = |why: String| OptimizerError::Read { path: path.to_path_buf(), why };
-        let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+        let bytes = storage::read(path).map_err(|e| error(e.to_string()))?;
         let rest = bytes.strip_prefix(MAGIC).ok_or_else(|| error("not an optimizer state of ours".into()))?;
         let (length, rest) = rest.split_first_chunk::<8>().ok_or_else(|| error("truncated header".into()))?;
         let length = usize::try_from(u64::from_le_bytes(*length)).unwrap_or(usize::MAX);

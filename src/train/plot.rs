@@ -2,12 +2,11 @@
 //! (and by `xiangqi-zero plot`): `losses.png`, `elo.png` and `selfplay.png`.
 //!
 //! Drawn with plotters into an RGB buffer in memory, text in the DejaVu Sans font embedded
-//! in the binary (no system font library needed), then encoded and written atomically, so
-//! a kill never leaves half a PNG. Any number of generations, none included, draws: an
+//! in the binary (no system font library needed), then encoded and written whole, so a
+//! kill never leaves half a PNG. Any number of generations, none included, draws: an
 //! empty plot shows its axes and a note saying what it is waiting for.
 
-use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -17,7 +16,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
 use super::metrics::{GenerationMetrics, LadderElo};
-use crate::atomic::write_atomically_with;
+use crate::storage;
 
 /// DejaVu Sans (licence: `assets/fonts/LICENSE-DejaVu.txt`), the font of every plot.
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -96,7 +95,7 @@ pub fn draw_plots(metrics: &[GenerationMetrics], dir: &Path) -> Result<Vec<PathB
     if !FONT_REGISTERED.get_or_init(|| register_font(FONT_FAMILY, FontStyle::Normal, FONT).is_ok()) {
         return Err(PlotError::Font);
     }
-    fs::create_dir_all(dir).map_err(|source| PlotError::Dir { dir: dir.to_path_buf(), source })?;
+    storage::create_dir(dir).map_err(|source| PlotError::Dir { dir: dir.to_path_buf(), source })?;
     let setup = metrics.last().map_or("", |m| m.setup.as_str());
     let plots: [(&str, (u32, u32), Vec<Panel>); 3] = [
         ("losses.png", SINGLE_SIZE, vec![losses_panel(metrics)]),
@@ -309,26 +308,28 @@ fn selfplay_panels(metrics: &[GenerationMetrics]) -> Vec<Panel> {
 }
 
 /// Draws `panels` (one, or six in three rows of two) and the `setup` line under them into
-/// an RGB buffer and writes it to `file` as a PNG, atomically.
+/// an RGB buffer and writes it to `file` as a PNG, whole.
 fn write_png(file: &Path, (width, height): (u32, u32), panels: &[Panel], setup: &str) -> Result<(), PlotError> {
     let mut pixels = vec![0u8; width as usize * height as usize * 3];
     draw_panels(&mut pixels, (width, height), panels, setup)
         .map_err(|error| PlotError::Draw { file: file.to_path_buf(), message: error.to_string() })?;
-    write_atomically_with(file, |out| {
-        let mut buffered = BufWriter::new(out);
-        let mut encoder = png::Encoder::new(&mut buffered, width, height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        // A plot is mostly flat colour: per-row filters and the best deflate make it a
-        // few tens of kilobytes rather than hundreds.
-        encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
-        encoder.set_compression(png::Compression::Best);
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    // A plot is mostly flat colour: per-row filters and the best deflate make it a few
+    // tens of kilobytes rather than hundreds.
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    encoder.set_compression(png::Compression::Best);
+    let encoded = (|| {
         let mut writer = encoder.write_header()?;
         writer.write_image_data(&pixels)?;
-        writer.finish()?;
-        buffered.flush()
-    })
-    .map_err(|source| PlotError::Write { file: file.to_path_buf(), source })
+        writer.finish()
+    })();
+    encoded
+        .map_err(io::Error::from)
+        .and_then(|()| storage::write(file, &bytes))
+        .map_err(|source| PlotError::Write { file: file.to_path_buf(), source })
 }
 
 /// Height of the line naming the run under the charts, in pixels.

@@ -28,6 +28,7 @@ use crate::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
     SelfPlayReport,
 };
+use crate::storage;
 
 /// Why a run stopped with an error: one line.
 #[derive(Debug, thiserror::Error)]
@@ -161,7 +162,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         }
         if g < options.generations {
             let forecast =
-                Forecast::after(&all, config, options.generations, probe.as_ref().map(|p| (p, !dir.ladder().exists())));
+                Forecast::after(&all, config, options.generations, probe.as_ref().map(|p| (p, !dir.has_ladder())));
             println!("{} | {forecast}", summary_line(&metrics));
         } else {
             println!("{}", summary_line(&metrics));
@@ -186,7 +187,7 @@ fn first_estimate<G: TrainableGame>(
         return Ok(None);
     }
     let probe = SpeedProbe::measure::<G>(config, model, &options.device).map_err(fail)?;
-    let rating = !dir.ladder().exists();
+    let rating = !dir.has_ladder();
     let forecast = Forecast::after(&done, config, options.generations, Some((&probe, rating)));
     println!(
         "  {forecast}: from a few seconds' probe of this machine's speed; each generation's line below refines it"
@@ -207,12 +208,11 @@ pub(super) fn net_player<G: TrainableGame>(
 /// Games and samples in the shards of `games` whose names start with `prefix`
 /// (unreadable shards count for nothing: the window warns about them).
 fn shards_of(games: &Path, prefix: &str, shape: SampleShape) -> (u64, u64) {
-    let Ok(entries) = std::fs::read_dir(games) else { return (0, 0) };
+    let Ok(files) = storage::list(games) else { return (0, 0) };
     let mut totals = (0, 0);
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&format!("{prefix}-")) && name.ends_with(".npz") {
-            if let Ok(samples) = read_shard(&entry.path(), shape) {
+    for file in files {
+        if file.name.starts_with(&format!("{prefix}-")) && file.name.ends_with(".npz") {
+            if let Ok(samples) = read_shard(&games.join(&file.name), shape) {
                 totals.0 += shard_games(&samples);
                 totals.1 += samples.len() as u64;
             }

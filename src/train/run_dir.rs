@@ -1,5 +1,6 @@
 //! A run directory: everything one training run writes, in one place, so that `--resume`,
-//! `plot` and self-play on other machines find it.
+//! `plot` and self-play on other machines find it. It is a local directory or a prefix in
+//! an object store (`s3://bucket/runs/tiny`: [`crate::storage`]), with the same layout.
 //!
 //! ```text
 //! config.toml                the run's config (rewritten when a resume changes it)
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::write_atomically;
+use crate::storage::{self, Kind};
 
 /// The folder `train` puts run directories in unless told otherwise (`checkpoints/<name>`).
 pub const CHECKPOINTS: &str = "checkpoints";
@@ -45,14 +46,14 @@ pub struct RunDirError {
     pub why: String,
 }
 
-/// The paths of a run directory.
+/// The paths of a run directory (each a path, or a URL in an object store).
 #[derive(Clone, Debug)]
 pub struct RunDir {
     root: PathBuf,
 }
 
 impl RunDir {
-    /// The run directory at `root` (nothing is created yet).
+    /// The run directory at `root`, a path or an object store's URL (nothing is created yet).
     pub fn new(root: impl Into<PathBuf>) -> RunDir {
         RunDir { root: root.into() }
     }
@@ -97,6 +98,11 @@ impl RunDir {
         self.root.join("ladder.json")
     }
 
+    /// Whether `ladder.json` is there (the ladder was rated).
+    pub fn has_ladder(&self) -> bool {
+        storage::kind(&self.ladder()).is_ok_and(|kind| kind != Kind::Missing)
+    }
+
     /// The net after `generation`.
     pub fn model(&self, generation: u32) -> PathBuf {
         self.models().join(format!("{}.safetensors", generation_name(generation)))
@@ -110,22 +116,27 @@ impl RunDir {
     /// Checks that the directory holds a run (its config, state or metrics), so that a
     /// command given another directory, or a file, says so rather than acting on it.
     pub fn check_is_run(&self) -> Result<(), RunDirError> {
-        let why = if !self.root.exists() {
-            "no such run directory"
-        } else if !self.root.is_dir() {
-            "not a directory: give a run directory"
-        } else if [self.config(), self.state_file(), self.metrics()].iter().any(|file| file.exists()) {
-            return Ok(());
-        } else {
-            "not a run directory (no config.toml, state.json or metrics.jsonl)"
+        let kind =
+            |path: &Path| storage::kind(path).map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() });
+        let why = match kind(&self.root)? {
+            Kind::Missing => "no such run directory",
+            Kind::File => "not a directory: give a run directory",
+            Kind::Dir => {
+                for file in [self.config(), self.state_file(), self.metrics()] {
+                    if kind(&file)? != Kind::Missing {
+                        return Ok(());
+                    }
+                }
+                "not a run directory (no config.toml, state.json or metrics.jsonl)"
+            }
         };
         Err(RunDirError { path: self.root.clone(), why: why.to_string() })
     }
 
-    /// Creates the directories.
+    /// Creates the directories (in an object store there is nothing to create).
     pub fn create(&self) -> Result<(), RunDirError> {
         for dir in [self.models(), self.games(), self.plots()] {
-            std::fs::create_dir_all(&dir).map_err(|e| RunDirError { path: dir, why: e.to_string() })?;
+            storage::create_dir(&dir).map_err(|e| RunDirError { path: dir, why: e.to_string() })?;
         }
         Ok(())
     }
@@ -133,25 +144,28 @@ impl RunDir {
     /// The resume state, or `None` if no generation was ever completed here.
     pub fn read_state(&self) -> Result<Option<RunState>, RunDirError> {
         let path = self.state_file();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        let bytes = match storage::read(&path) {
+            Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(RunDirError { path, why: e.to_string() }),
         };
-        serde_json::from_str(&text).map(Some).map_err(|e| RunDirError { path, why: format!("not a run state: {e}") })
+        serde_json::from_slice(&bytes).map(Some).map_err(|e| RunDirError { path, why: format!("not a run state: {e}") })
     }
 
-    /// Commits `state` (atomically).
+    /// Commits `state` (written whole).
     pub fn write_state(&self, state: &RunState) -> Result<(), RunDirError> {
-        let path = self.state_file();
         let text = serde_json::to_string_pretty(state).expect("a run state is plain data") + "\n";
-        write_atomically(&path, &text).map_err(|e| RunDirError { path, why: e.to_string() })
+        self.write(self.state_file(), &text)
     }
 
-    /// Writes the run's copy of its config (atomically).
+    /// Writes the run's copy of its config (whole).
     pub fn write_config(&self, text: &str) -> Result<(), RunDirError> {
-        let path = self.config();
-        write_atomically(&path, text).map_err(|e| RunDirError { path, why: e.to_string() })
+        self.write(self.config(), text)
+    }
+
+    /// Replaces the run's file `path` with `text`, whole.
+    fn write(&self, path: PathBuf, text: &str) -> Result<(), RunDirError> {
+        storage::write(&path, text.as_bytes()).map_err(|e| RunDirError { path, why: e.to_string() })
     }
 
     /// The newest net of the run: its generation and file, from the state (or, for a
@@ -159,10 +173,11 @@ impl RunDir {
     pub fn newest_model(&self) -> Result<(u32, PathBuf), RunDirError> {
         let generation = self.read_state()?.map_or(0, |state| state.generation);
         let path = self.model(generation);
-        if !path.exists() {
-            return Err(RunDirError { path, why: "no such net: is this a run directory?".to_string() });
+        match storage::kind(&path) {
+            Ok(Kind::Missing) => Err(RunDirError { path, why: "no such net: is this a run directory?".to_string() }),
+            Ok(_) => Ok((generation, path)),
+            Err(e) => Err(RunDirError { path, why: e.to_string() }),
         }
-        Ok((generation, path))
     }
 }
 

@@ -1,16 +1,16 @@
 //! The replay window: the newest samples of the run's `games/` directory, as many as
 //! [`TrainSettings::window_size`] allows for the samples written so far.
 //!
-//! Shards (`*.npz`, from this machine or any other sharing the directory; names starting
-//! with `.` are files still being written) are ordered newest first, by the generation in
-//! their name's `genNNNN-` prefix, then by modification time. Each shard's sample count is
-//! read once; the samples of the shards in the window stay in memory between refreshes and
-//! those that fall out are dropped, so a refresh reads only new shards. A corrupt or
+//! Shards (`*.npz`, from this machine or any other sharing the directory, on disk or in an
+//! object store; files still being written are never listed) are ordered newest first, by
+//! the generation in their name's `genNNNN-` prefix, then by modification time. Each
+//! shard's sample count is read once; the samples of the shards in the window stay in
+//! memory between refreshes and those that fall out are dropped, so a refresh lists the
+//! shards and reads only new ones. A corrupt or
 //! truncated shard is skipped with a warning naming it, never an error that stops training.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::BufReader;
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -19,6 +19,7 @@ use ndarray_npy::NpzReader;
 
 use super::TrainSettings;
 use crate::selfplay::{read_shard, SampleShape, Samples};
+use crate::storage;
 
 /// The games directory could not be listed.
 #[derive(Debug, thiserror::Error)]
@@ -177,23 +178,17 @@ impl Window {
 
     /// The shard files of the directory.
     fn list(&self) -> Result<Vec<Listed>, WindowError> {
-        let error = |e: std::io::Error| WindowError { dir: self.dir.clone(), why: e.to_string() };
-        let mut listed = Vec::new();
-        for entry in std::fs::read_dir(&self.dir).map_err(error)? {
-            let entry = entry.map_err(error)?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || !name.ends_with(".npz") {
-                continue;
-            }
-            // A shard removed between listing and looking is simply not there.
-            let Ok(metadata) = entry.metadata() else { continue };
-            if !metadata.is_file() {
-                continue;
-            }
-            let modified = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            listed.push(Listed { generation: generation(&name), modified, stamp: (modified, metadata.len()), name });
-        }
-        Ok(listed)
+        let files = storage::list(&self.dir).map_err(|e| WindowError { dir: self.dir.clone(), why: e.to_string() })?;
+        Ok(files
+            .into_iter()
+            .filter(|file| file.name.ends_with(".npz"))
+            .map(|file| Listed {
+                generation: generation(&file.name),
+                modified: file.modified,
+                stamp: (file.modified, file.size),
+                name: file.name,
+            })
+            .collect())
     }
 }
 
@@ -207,8 +202,8 @@ fn generation(name: &str) -> u64 {
 
 /// The sample count of the shard at `path`, from its `policyTargetsCountN` array alone.
 fn count_samples(path: &Path) -> Result<u64, String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
-    let mut npz = NpzReader::new(BufReader::new(file)).map_err(|e| format!("not an npz file ({e})"))?;
+    let bytes = storage::read(path).map_err(|e| e.to_string())?;
+    let mut npz = NpzReader::new(Cursor::new(bytes)).map_err(|e| format!("not an npz file ({e})"))?;
     let counts: Array1<u16> =
         npz.by_name("policyTargetsCountN").map_err(|e| format!("array `policyTargetsCountN`: {e}"))?;
     Ok(counts.len() as u64)

@@ -135,3 +135,12 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The micro training config of `tests/micro.toml` for `game`, with `games` games a
+/// generation (a 2×16 net, a few simulations): seconds per generation.
+pub fn micro_config(game: &str, games: u64) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/micro.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.replace("game = \"xiangqi\"", &format!("game = \"{game}\""))
+        .replace("games_per_generation = 4", &format!("games_per_generation = {games}"))
+}
