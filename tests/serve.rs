@@ -4,7 +4,7 @@
 mod serve_client;
 
 use serde_json::Value;
-use serve_client::{create, fresh_db, http, moves, serve, Client};
+use serve_client::{bad_request, create, fresh_db, http, moves, serve, Client};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::web::Server;
@@ -437,9 +437,7 @@ fn a_game_goes_on_from_a_pasted_record() {
         if let Some(fen) = fen {
             body["fen"] = fen.into();
         }
-        let (status, answer) = http(addr, "/api/games", Some(&body.to_string()));
-        assert_eq!(status, 400, "{answer}");
-        answer["error"].as_str().unwrap().to_string()
+        bad_request(addr, "/api/games", Some(&body.to_string()))
     };
     // Worked out by hand: six legal moves, then Red's a-file chariot onto its own pawn.
     let error = refused("1. C2.5 H8+7 2. H2+3 R9.8 3. R1.2 P7+1 4. R9+3", None);
@@ -609,11 +607,7 @@ fn the_analysis_board_answers_lines_and_the_net_view() {
         (&over["over"], &over["lines"], &over["net"]),
         (&"Red wins by checkmate".into(), &serde_json::json!([]), &Value::Null)
     );
-    let refused = |query: &str| {
-        let (status, answer) = http(addr, &format!("/api/analysis?{query}"), None);
-        assert_eq!(status, 400, "{answer}");
-        answer["error"].as_str().unwrap().to_string()
-    };
+    let refused = |query: &str| bad_request(addr, &format!("/api/analysis?{query}"), None);
     assert_eq!(refused("moves=h2e2,h9g7,h2e2"), "move 3 (`h2e2`) is not legal here");
     assert_eq!(refused(&format!("fen={fen}&moves=i0i9,e9e8")), "move 2 (`e9e8`) comes after the end of the game");
     assert!(refused("fen=nonsense").contains("nonsense"));

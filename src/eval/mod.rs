@@ -20,7 +20,7 @@ pub use arena::{run_match, MatchConfig, MatchResult, Start};
 pub use engine_process::{EngineProcess, WaitError};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
 pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};
-pub use net::{net_opinion, net_player, spec_name as net_spec_name};
+pub use net::{net_evaluator, net_opinion, net_player, spec_name as net_spec_name};
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use player::{Player, PlayerError};
 pub use random::RandomPlayer;

@@ -13,6 +13,7 @@ use burn::tensor::Device;
 
 use super::mcts::MctsPlayer;
 use super::Player;
+use crate::game::Game;
 use crate::mcts::{Batch, Evaluator, Guided, Material, SearchConfig, Wdl};
 use crate::nn::{Encoding, Net};
 use crate::selfplay::{Inference, NetEvaluator};
@@ -25,25 +26,28 @@ pub fn net_player<G: Encoding + Material + Send + 'static>(
     device: &str,
     seed: u64,
 ) -> Result<Box<dyn Player<G>>, String> {
-    let device = crate::nn::device::device(device)?;
-    let net = Net::load::<G>(path, None, &Device::flex()).map_err(|e| e.to_string())?;
-    let evaluator = Guided::new(NetEvaluator::new(Inference::for_device(&net, &device)), config);
+    let evaluator = Guided::new(net_evaluator::<G>(path, device)?, config);
     Ok(Box::new(MctsPlayer::new(spec_name(path, config), config.clone(), evaluator, seed)))
 }
 
-/// What the net at `path` makes of `game`'s position by itself, before any search: its
-/// value from the side to move's view, and its policy over the legal moves, the likeliest
-/// first (the shares add up to 1).
-pub fn net_opinion<G: Encoding>(path: &Path, device: &str, game: &G) -> Result<(Wdl, Vec<(G::Move, f32)>), String> {
+/// The net at `path` (of game `G`, any shape) as an evaluator on `device` (`cpu`, or a
+/// GPU index in a build with a GPU backend): its raw priors and values, without search.
+pub fn net_evaluator<G: Encoding>(path: &Path, device: &str) -> Result<NetEvaluator<G>, String> {
     let device = crate::nn::device::device(device)?;
     let net = Net::load::<G>(path, None, &Device::flex()).map_err(|e| e.to_string())?;
-    let mut evaluator = NetEvaluator::<G>::new(Inference::for_device(&net, &device));
+    Ok(NetEvaluator::new(Inference::for_device(&net, &device)))
+}
+
+/// What `evaluator` (a net's, [`net_evaluator`]) makes of `game`'s position by itself,
+/// before any search: its value from the side to move's view, and its priors over the
+/// legal moves, the likeliest first (the shares add up to 1).
+pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl, Vec<(G::Move, f32)>) {
     let mut batch = Batch::new();
     let i = batch.push(game);
     evaluator.evaluate(&mut batch);
     let mut policy: Vec<(G::Move, f32)> = batch.moves(i).iter().copied().zip(batch.priors(i).iter().copied()).collect();
     policy.sort_by(|a, b| b.1.total_cmp(&a.1));
-    Ok((batch.value(i), policy))
+    (batch.value(i), policy)
 }
 
 /// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1`, `rules=W` and

@@ -3,7 +3,7 @@
 //! (MultiPV) and, when the server offers a trained net, the net's own view of it — its
 //! value and its policy, before any search.
 
-use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -12,12 +12,13 @@ use super::ending::sentence;
 use super::engines::Engine;
 use super::protocol::MoveNames;
 use super::table::Board;
-use crate::eval::{net_opinion, PlayerSpec};
+use crate::eval::{net_evaluator, net_opinion, PlayerSpec};
 use crate::game::xiangqi::{Move, Xiangqi};
 use crate::game::{Game, Player as Seat, Status};
 use crate::play::View;
 use crate::search::xiangqi::AlphaBeta;
 use crate::search::{Limits, Score};
+use crate::selfplay::NetEvaluator;
 
 /// The deepest alpha-beta iteration an analysis runs.
 const DEPTH: u32 = 20;
@@ -32,23 +33,26 @@ const POLICY_MOVES: usize = 8;
 /// The smallest share of the net's policy reported.
 const POLICY_MIN_SHARE: f32 = 0.02;
 
-/// A trained net that analyses: the engine's name, the file and its device.
-#[derive(Clone, Debug)]
+/// A trained net that analyses: the engine's name and its net, loaded once and shared
+/// by the analyses (one at a time).
+#[derive(Clone)]
 pub struct AnalysisNet {
     name: String,
-    path: PathBuf,
-    device: String,
+    evaluator: Arc<Mutex<NetEvaluator<Xiangqi>>>,
 }
 
 impl AnalysisNet {
-    /// The first of `engines` that is a trained net playing Xiangqi, if any.
-    pub fn offered(engines: &[Engine]) -> Option<AnalysisNet> {
-        engines.iter().filter(|engine| engine.games.contains(&"xiangqi")).find_map(|engine| match &engine.spec {
-            PlayerSpec::Net { path, device, .. } => {
-                Some(AnalysisNet { name: engine.name.clone(), path: path.clone(), device: device.clone() })
-            }
-            _ => None,
-        })
+    /// The first of `engines` that is a trained net playing Xiangqi, loaded; `None` when
+    /// there is none, an error when its file cannot be loaded.
+    pub fn offered(engines: &[Engine]) -> Result<Option<AnalysisNet>, String> {
+        let net =
+            engines.iter().filter(|engine| engine.games.contains(&"xiangqi")).find_map(|engine| match &engine.spec {
+                PlayerSpec::Net { path, device, .. } => Some((engine, path, device)),
+                _ => None,
+            });
+        let Some((engine, path, device)) = net else { return Ok(None) };
+        let evaluator = net_evaluator(path, device).map_err(|e| format!("engine `{}`: {e}", engine.name))?;
+        Ok(Some(AnalysisNet { name: engine.name.clone(), evaluator: Arc::new(Mutex::new(evaluator)) }))
     }
 }
 
@@ -120,12 +124,14 @@ pub struct PolicyMove {
 /// second. Errors are one line: a bad FEN, or the first move that is not legal, by number.
 pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -> Result<Analysis, String> {
     let mut game = Xiangqi::from_text(start.unwrap_or("startpos")).map_err(|e| e.to_string())?;
+    let mut last = None;
     for (number, text) in (1..).zip(moves) {
         if game.status().is_over() {
             return Err(format!("move {number} (`{text}`) comes after the end of the game"));
         }
         let mv = game.parse_move(text).map_err(|_| format!("move {number} (`{text}`) is not legal here"))?;
         game.play(mv);
+        last = Some(mv);
     }
     let mut legal = Vec::new();
     let status = game.status();
@@ -137,7 +143,7 @@ pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -
         fen: game.to_text(),
         board: game.cells(),
         to_move: if game.to_move() == Seat::First { "red" } else { "black" }.to_string(),
-        last: moves.last().map(|text| text.to_string()),
+        last: last.map(|mv| mv.to_string()),
         check: game.check(),
         legal: legal.iter().map(ToString::to_string).collect(),
         legal_names: legal.iter().filter_map(|&mv| game.names(mv)).collect(),
@@ -148,7 +154,7 @@ pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -
         depth,
         lines,
         net: match net {
-            Some(net) if !legal.is_empty() => Some(net_view(net, &game)?),
+            Some(net) if !legal.is_empty() => Some(net_view(net, &game)),
             _ => None,
         },
     })
@@ -181,13 +187,14 @@ fn line(game: &Xiangqi, score: Score, pv: &[Move]) -> Line {
 }
 
 /// `net`'s value and the likeliest moves of its policy in `game`'s position.
-fn net_view(net: &AnalysisNet, game: &Xiangqi) -> Result<NetView, String> {
-    let (wdl, policy) = net_opinion(&net.path, &net.device, game).map_err(|e| format!("net `{}`: {e}", net.name))?;
+fn net_view(net: &AnalysisNet, game: &Xiangqi) -> NetView {
+    let mut evaluator = net.evaluator.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let (wdl, policy) = net_opinion(&mut *evaluator, game);
     let policy = policy
         .into_iter()
         .take(POLICY_MOVES)
         .filter(|&(_, share)| share >= POLICY_MIN_SHARE)
         .filter_map(|(mv, share)| Some(PolicyMove { mv: mv.to_string(), names: game.names(mv)?, share }))
         .collect();
-    Ok(NetView { engine: net.name.clone(), wdl: [wdl.win, wdl.draw, wdl.loss], policy })
+    NetView { engine: net.name.clone(), wdl: [wdl.win, wdl.draw, wdl.loss], policy }
 }

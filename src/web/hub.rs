@@ -41,7 +41,7 @@ impl Hub {
                 Err(e) => eprintln!("warning: game {id} is not restored: {e}"),
             }
         }
-        let analysis_net = AnalysisNet::offered(&context.engines);
+        let analysis_net = AnalysisNet::offered(&context.engines)?;
         Ok(Hub { context, analysis_net, analyses: Arc::new(Semaphore::new(ANALYSES)) })
     }
 

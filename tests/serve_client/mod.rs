@@ -44,6 +44,13 @@ pub fn http(addr: SocketAddr, path: &str, body: Option<&str>) -> (u16, Value) {
     (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 
+/// `GET path` (or POST `body`), which must be refused as a bad request: its error line.
+pub fn bad_request(addr: SocketAddr, path: &str, body: Option<&str>) -> String {
+    let (status, answer) = http(addr, path, body);
+    assert_eq!(status, 400, "{answer}");
+    answer["error"].as_str().expect("an error line").to_string()
+}
+
 /// Creates a game: its `Created` answer.
 pub fn create(addr: SocketAddr, body: &str) -> Value {
     let (status, created) = http(addr, "/api/games", Some(body));
