@@ -3,6 +3,7 @@
 //! [`game`] holds the rules cores and the [`game::Game`] trait the other layers are
 //! written against.
 
+pub mod allocator;
 pub mod atomic;
 pub mod config;
 pub mod engine;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    xiangqi_zero::allocator::keep_freed_memory();
     exit_when_output_fails();
     let command = match cli::Cli::try_parse() {
         Ok(command) => command,

@@ -7,12 +7,20 @@
 
 use burn::backend::Dispatch;
 use burn::tensor::module::{conv2d, conv2d_weight_backward};
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Device, Tensor};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::conv3x3::{conv3x3, fits, options, Conv3x3Backend};
 use xiangqi_zero::nn::{Net, NetConfig};
+
+mod tensors;
+use tensors::close;
+
+/// Uniform values in `[-1, 1)` as a tensor of `dims` on `device`.
+fn random(rng: &mut StdRng, dims: [usize; 4], device: &Device) -> Tensor<4> {
+    tensors::random(rng, dims, (-1.0, 1.0), device)
+}
 
 /// `[batch, in, out, height, width]` cases: odd and tiny batches, 1 and many channels,
 /// Xiangqi's 10×9 board (17 input planes), Banqi's 4×8 (34), and 1×1, 2×3, 5×7 boards.
@@ -28,28 +36,6 @@ const SHAPES: [[usize; 5]; 10] = [
     [4, 16, 16, 1, 9],
     [1, 2, 3, 10, 1],
 ];
-
-/// Uniform values in `[-1, 1)` as a tensor of `dims` on `device`.
-fn random(rng: &mut StdRng, dims: [usize; 4], device: &Device) -> Tensor<4> {
-    let values: Vec<f32> = (0..dims.iter().product()).map(|_| rng.random_range(-1.0..1.0)).collect();
-    Tensor::from_data(TensorData::new(values, dims), device)
-}
-
-/// Whether `ours` is `reference` within 1e-4 of the reference's scale: the largest
-/// difference at most 1e-4 × max(1, largest |reference|); the error says by how much not.
-fn close(what: &str, ours: Tensor<4>, reference: Tensor<4>) -> Result<(), String> {
-    if ours.dims() != reference.dims() {
-        return Err(format!("{what}: dims {:?}, burn's {:?}", ours.dims(), reference.dims()));
-    }
-    let ours = ours.into_data().try_to_vec::<f32>().unwrap();
-    let reference = reference.into_data().try_to_vec::<f32>().unwrap();
-    let scale = reference.iter().fold(1.0f32, |m, v| m.max(v.abs()));
-    let worst = ours.iter().zip(&reference).fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
-    if worst.is_nan() || worst > 1e-4 * scale {
-        return Err(format!("{what}: off by {worst} at scale {scale}"));
-    }
-    Ok(())
-}
 
 /// burn's convolution with the options `conv3x3` stands for.
 fn reference(x: Tensor<4>, weight: Tensor<4>) -> Tensor<4> {

@@ -8,10 +8,12 @@
 //!   loaded as safetensors ([`store`]) with their metadata ([`info`]: game, shape,
 //!   [`ENCODING_VERSION`]), exported for use elsewhere ([`mod@export`]), on the device
 //!   [`device::device`] picks.
-//! - [`conv3x3`] gives burn's `flex` backend our own 3×3 convolution for training.
+//! - [`conv3x3`] and [`batch_norm`] give burn's `flex` backend our own 3×3 convolution
+//!   and training batch-norm.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
+pub mod batch_norm;
 pub mod conv3x3;
 pub mod device;
 pub mod encode_banqi;
@@ -19,6 +21,7 @@ pub mod encode_xiangqi;
 mod encoding;
 pub mod export;
 mod fast;
+mod flex_data;
 pub mod info;
 mod labels;
 pub mod loss;

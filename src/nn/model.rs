@@ -12,7 +12,7 @@ use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, Pa
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::{conv3x3, Encoding};
+use super::{batch_norm, conv3x3, Encoding};
 
 /// Width of the value head's hidden layer.
 pub const VALUE_HIDDEN: usize = 64;
@@ -99,14 +99,15 @@ impl ConvBn {
         ConvBn { conv, bn: BatchNormConfig::new(output).init(device) }
     }
 
-    /// The 3×3 convs on the `flex` device run through [`conv3x3`]; the rest on burn's conv.
+    /// The 3×3 convs on the `flex` device run through [`conv3x3`], the rest on burn's
+    /// conv; batch-norm through [`batch_norm`] (our kernels in training on `flex`).
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let y = if conv3x3::fits(&self.conv, &x) {
             conv3x3::conv3x3(x, self.conv.weight.val())
         } else {
             self.conv.forward(x)
         };
-        self.bn.forward(y)
+        batch_norm::batch_norm(&self.bn, y)
     }
 }
 

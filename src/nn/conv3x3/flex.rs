@@ -1,12 +1,13 @@
 //! The convolution on burn's `flex` CPU backend: our kernels ([`super::kernels`]) on the
 //! tensors' `f32` storage, burn's own for other dtypes or shapes that do not fit.
 
-use burn::backend::flex::{FlexTensor, Layout};
+use burn::backend::flex::FlexTensor;
 use burn::backend::ops::ModuleOps;
-use burn::backend::{Bytes, DType, Flex, Shape, TensorMetadata};
+use burn::backend::Flex;
 
 use super::kernels::{self, Dims};
 use super::{options, Conv3x3Backend};
+use crate::nn::flex_data::{contiguous_f32, dims, f32_tensor};
 
 impl Conv3x3Backend for Flex {
     fn conv3x3(x: FlexTensor, weight: FlexTensor) -> FlexTensor {
@@ -25,12 +26,6 @@ impl Conv3x3Backend for Flex {
     }
 }
 
-/// The dims of a 4-d tensor.
-fn dims(tensor: &FlexTensor) -> Option<[usize; 4]> {
-    let shape = tensor.shape();
-    (shape.num_dims() == 4).then(|| shape.dims::<4>())
-}
-
 /// Runs `kernel` on the contiguous `f32` storage of the input and weight (and of the
 /// output's gradient, when given; an empty slice otherwise), and wraps the floats it
 /// returns in a tensor of the shape it gives; `None`, for burn's kernels to take over,
@@ -40,22 +35,21 @@ fn ours(
     grad: Option<&FlexTensor>,
     kernel: impl FnOnce(Dims, [&[f32]; 3]) -> (Vec<f32>, [usize; 4]),
 ) -> Option<FlexTensor> {
-    let [batch, inputs, height, width] = dims(x)?;
-    let outputs = dims(weight)?[0];
+    let [batch, inputs, height, width] = dims::<4>(x)?;
+    let outputs = dims::<4>(weight)?[0];
     let d = Dims { batch, inputs, outputs, height, width };
     let grad_fits = grad.map_or(Some(true), |grad| Some(dims(grad)? == d.output()))?;
     if dims(weight)? != d.weight() || !grad_fits {
         return None;
     }
-    let contiguous = |t: &FlexTensor| (t.dtype() == DType::F32).then(|| t.to_contiguous());
-    let (x, weight) = (contiguous(x)?, contiguous(weight)?);
+    let (x, weight) = (contiguous_f32(x)?, contiguous_f32(weight)?);
     let grad = match grad {
-        Some(grad) => Some(contiguous(grad)?),
+        Some(grad) => Some(contiguous_f32(grad)?),
         None => None,
     };
     let no_grad: &[f32] = &[];
     let slices =
         [x.as_slice::<f32>()?, weight.as_slice::<f32>()?, grad.as_ref().map_or(Some(no_grad), |g| g.as_slice())?];
     let (floats, shape) = kernel(d, slices);
-    Some(FlexTensor::new(Bytes::from_elems(floats), Layout::contiguous(Shape::new(shape)), DType::F32))
+    Some(f32_tensor(floats, shape))
 }
