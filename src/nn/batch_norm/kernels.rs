@@ -4,6 +4,8 @@
 
 use rayon::prelude::*;
 
+use crate::nn::fast::kernels::zeros;
+
 /// The sizes of a batch-norm's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Dims {
@@ -38,7 +40,7 @@ impl Dims {
     /// `out = scale[c] · x + shift[c]` for every channel (and `out = scale[c] · x +
     /// slope[c] · y + shift[c]` when `y` is given), one image per task.
     fn affine(&self, x: &[f32], y: Option<&[f32]>, maps: &[[f32; 3]]) -> Vec<f32> {
-        let mut out = vec![0.0; x.len()];
+        let mut out = zeros(x.len());
         let image = self.channels * self.cells;
         if image == 0 {
             return out;

@@ -6,7 +6,8 @@
 
 use rayon::prelude::*;
 
-use crate::nn::fast::kernels::{sized, transpose};
+use crate::nn::fast::kernels::{sized, zeros};
+use crate::nn::fast::transpose::transpose;
 use crate::nn::fast::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
 
 /// Images one Winograd call covers.
@@ -60,7 +61,7 @@ impl Dims {
 /// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`: by
 /// Winograd ([`Winograd`]) on each chunk of images turned channels-last, and back.
 pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
-    let mut out = vec![0.0; d.batch * d.outputs * d.cells()];
+    let mut out = zeros(d.batch * d.outputs * d.cells());
     if d.is_empty() {
         return out;
     }

@@ -3,6 +3,7 @@
 //! (and ReLU) passes after them.
 
 use gemm::Parallelism;
+use rayon::prelude::*;
 
 /// `out = a · b` for row-major `a` (`m × k`) and `b` (`k × n`), `out` being `m × n`, on
 /// the calling thread (callers split the batch among threads).
@@ -125,15 +126,18 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
-/// `out = aᵀ` for row-major `a` (`rows × columns`), `out` being `columns × rows`: one
-/// image's planes to channels-last, or back.
-pub(crate) fn transpose(rows: usize, columns: usize, a: &[f32], out: &mut [f32]) {
-    assert!(a.len() >= rows * columns && out.len() >= rows * columns, "transpose operands too small");
-    for (r, row) in a.chunks_exact(columns).take(rows).enumerate() {
-        for (c, &v) in row.iter().enumerate() {
-            out[c * rows + r] = v;
+/// `len` zeros, written by rayon's threads: an output the callers then fill in parallel
+/// (a large `vec![0.0; len]` is one thread's memset, while the others wait).
+pub(crate) fn zeros(len: usize) -> Vec<f32> {
+    let mut values = Vec::with_capacity(len);
+    values.spare_capacity_mut().par_chunks_mut(1 << 14).for_each(|chunk| {
+        for value in chunk {
+            value.write(0.0);
         }
-    }
+    });
+    // SAFETY: the first `len` elements were all written just above.
+    unsafe { values.set_len(len) };
+    values
 }
 
 /// Grows `buffer` to at least `len` floats and returns its first `len`.

@@ -6,6 +6,7 @@
 //! so that a tile's working set stays in cache.
 
 pub(crate) mod kernels;
+pub(crate) mod transpose;
 mod weights;
 pub(crate) mod winograd;
 
@@ -14,7 +15,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig, POLICY_PLANES};
-use kernels::{add_bias, add_matmul, bias_relu, matmul, sized, transpose};
+use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
+use transpose::transpose;
 use weights::Weights;
 use winograd::{Epilogue, Geometry, Scratch};
 

@@ -12,6 +12,8 @@ use super::kernels::has_avx512;
 use super::kernels::{multiversion, product, Product};
 use super::weights::FoldedConv;
 
+use rayon::prelude::*;
+
 /// Points of a 4×4 transformed tile.
 const POINTS: usize = 16;
 /// The kernel transform's matrix: `U = G g Gᵀ`.
@@ -144,22 +146,27 @@ pub(crate) fn add_transformed_gradient(
 }
 
 /// The gradient to burn's conv weights (`[output, input, 3, 3]`) from `du`, that to the
-/// transformed ones (`[point, input, output]`): `Gᵀ dU G`, the kernel transform's backward.
+/// transformed ones (`[point, input, output]`): `Gᵀ dU G`, the kernel transform's backward,
+/// in two steps of 3 × 4 (`Gᵀ dU`, then `· G`), the output channels split among rayon's
+/// threads.
 pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f32> {
     let mut weight = vec![0.0; output * input * 9];
-    for i in 0..input {
-        for o in 0..output {
-            for (ky, kx) in (0..3).flat_map(|ky| (0..3).map(move |kx| (ky, kx))) {
-                let mut sum = 0.0;
-                for (xi, left) in G.iter().enumerate() {
-                    for (nu, right) in G.iter().enumerate() {
-                        sum += left[ky] * du[((xi * 4 + nu) * input + i) * output + o] * right[kx];
-                    }
+    if weight.is_empty() {
+        return weight;
+    }
+    weight.par_chunks_mut(input * 9).enumerate().for_each(|(o, kernels)| {
+        for (i, kernel) in kernels.chunks_exact_mut(9).enumerate() {
+            let du = |xi: usize, nu: usize| du[((xi * 4 + nu) * input + i) * output + o];
+            // Gᵀ dU: 3 × 4.
+            let left: [[f32; 4]; 3] =
+                std::array::from_fn(|ky| std::array::from_fn(|nu| (0..4).map(|xi| G[xi][ky] * du(xi, nu)).sum()));
+            for (ky, row) in left.iter().enumerate() {
+                for kx in 0..3 {
+                    kernel[ky * 3 + kx] = (0..4).map(|nu| row[nu] * G[nu][kx]).sum();
                 }
-                weight[((o * input + i) * 3 + ky) * 3 + kx] = sum;
             }
         }
-    }
+    });
     weight
 }
 
@@ -176,22 +183,38 @@ fn points_product(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
 }
 
 /// `U = G g Gᵀ` for every channel pair's 3×3 kernel `g`, read through `weight(input,
-/// output, ky, kx)`, laid out as `[point, input channel, output channel]`.
-fn transform_kernel(input: usize, output: usize, weight: impl Fn(usize, usize, usize, usize) -> f32) -> Vec<f32> {
+/// output, ky, kx)`, laid out as `[point, input channel, output channel]`: in two steps
+/// (`G g`, 4 × 3, then `· Gᵀ`), the input channels split among rayon's threads.
+fn transform_kernel(
+    input: usize,
+    output: usize,
+    weight: impl Fn(usize, usize, usize, usize) -> f32 + Sync,
+) -> Vec<f32> {
     let mut u = vec![0.0; POINTS * input * output];
-    for i in 0..input {
-        for o in 0..output {
-            for xi in 0..4 {
-                for nu in 0..4 {
-                    let mut sum = 0.0;
-                    for (a, &left) in G[xi].iter().enumerate() {
-                        for (b, &right) in G[nu].iter().enumerate() {
-                            sum += left * weight(i, o, a, b) * right;
-                        }
+    if u.is_empty() {
+        return u;
+    }
+    // Per input channel its points (`[point, output channel]`), then into place.
+    let per_input: Vec<Vec<f32>> = (0..input)
+        .into_par_iter()
+        .map(|i| {
+            let mut points = vec![0.0; POINTS * output];
+            for o in 0..output {
+                let left: [[f32; 3]; 4] = std::array::from_fn(|xi| {
+                    std::array::from_fn(|kx| (0..3).map(|ky| G[xi][ky] * weight(i, o, ky, kx)).sum())
+                });
+                for (xi, row) in left.iter().enumerate() {
+                    for nu in 0..4 {
+                        points[(xi * 4 + nu) * output + o] = (0..3).map(|kx| row[kx] * G[nu][kx]).sum();
                     }
-                    u[((xi * 4 + nu) * input + i) * output + o] = sum;
                 }
             }
+            points
+        })
+        .collect();
+    for (i, points) in per_input.iter().enumerate() {
+        for (point, values) in points.chunks_exact(output).enumerate() {
+            u[(point * input + i) * output..(point * input + i + 1) * output].copy_from_slice(values);
         }
     }
     u
