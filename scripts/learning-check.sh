@@ -43,6 +43,7 @@ generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 # priors and values: docs/learning.md), as the in-run evaluations do.
 help=""
 if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet=1"; fi
+if grep -q '^residual_policy *= *true' "$config"; then help+=",residual=1"; fi
 rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$rules" ]; then help+=",rules=$rules"; fi
 material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config")

@@ -614,6 +614,7 @@ fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) ->
         out_dir: dir.clone(),
         prefix: "bench".to_string(),
         seed: 1,
+        policy_targets: None,
     };
     // The start position's encoding, as many times as a batch holds.
     let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];

@@ -107,6 +107,11 @@ pub struct SearchConfig {
     /// The share of the rules' capture-and-check priors mixed into a network's priors
     /// (0: the net's alone; 1: the rules' alone) ([`crate::mcts::Guided`]).
     pub rules_prior: f32,
+    /// The network's policy is learned as a residual over the rules' capture-and-check
+    /// weights: a leaf's priors are the net's times those weights (renormalized), before
+    /// any `rules_prior` mix, and self-play's policy targets are the visits divided by
+    /// them ([`crate::mcts::Guided`]). The net then learns only what the weights miss.
+    pub residual_policy: bool,
     /// The share of the settled material count's value mixed into a network's value
     /// (0: the net's alone) ([`crate::mcts::Guided`]).
     pub rules_value: f32,
@@ -144,6 +149,7 @@ impl Default for SearchConfig {
             max_nodes: 5_000_000,
             quiet_leaves: false,
             rules_prior: 0.0,
+            residual_policy: false,
             rules_value: 0.0,
         }
     }
@@ -174,6 +180,7 @@ impl SearchConfig {
             simulations,
             quiet_leaves: self.quiet_leaves,
             rules_prior: self.rules_prior,
+            residual_policy: self.residual_policy,
             rules_value: self.rules_value,
             ..SearchConfig::default()
         }

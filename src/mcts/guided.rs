@@ -13,6 +13,11 @@
 //!   `(1 − w)·net + w·rules`, the rules' share being [`Material::move_weights`] normalized
 //!   (captures by the victim's worth, checks): a young net's policy, trained on a few
 //!   thousand games, puts next to nothing on taking a piece left hanging.
+//! - **Residual policy.** With `residual_policy` each leaf's priors are first the net's
+//!   times the rules' weights, renormalized: the weights carry what the rules know
+//!   (take what hangs, give check) and the net, trained on visits divided by the same
+//!   weights ([`residual_targets`]), learns the rest, so that its policy is used by the
+//!   search from the first generation without having to learn captures from scratch.
 //! - **Rules value.** With `rules_value` = w > 0 each leaf's value is
 //!   `(1 − w)·net + w·material`, the material share being the settled material count's
 //!   value ([`super::MaterialEvaluator::settled`]): exact where the young net's estimate
@@ -29,6 +34,7 @@ pub struct Guided<G: Game, E> {
     inner: E,
     quiet_leaves: bool,
     rules_prior: f32,
+    residual_policy: bool,
     rules_value: f32,
     /// The quiet positions of the leaves that have captures to settle.
     quiet: Batch<G>,
@@ -49,6 +55,7 @@ impl<G: Game, E> Guided<G, E> {
             inner,
             quiet_leaves: config.quiet_leaves,
             rules_prior: config.rules_prior,
+            residual_policy: config.residual_policy,
             rules_value: config.rules_value,
             quiet: Batch::new(),
             leaves: Vec::new(),
@@ -60,6 +67,21 @@ impl<G: Game, E> Guided<G, E> {
 }
 
 impl<G: Material, E: Evaluator<G>> Guided<G, E> {
+    /// Multiplies every leaf's priors by the rules' weights and renormalizes.
+    fn weigh_priors(&mut self, batch: &mut Batch<G>) {
+        for i in 0..batch.len() {
+            let (game, moves, priors) = batch.entry_mut(i);
+            self.weights.resize(moves.len(), 0.0);
+            game.move_weights(moves, &mut self.weights);
+            // All-zero priors count as uniform (see `Batch`).
+            let uniform = priors.iter().all(|&p| p <= 0.0);
+            for (prior, weight) in priors.iter_mut().zip(&self.weights) {
+                *prior = if uniform { *weight } else { *prior * weight };
+            }
+            normalize(priors);
+        }
+    }
+
     /// Mixes the rules' share into every leaf's priors.
     fn mix_rules_priors(&mut self, batch: &mut Batch<G>) {
         let w = self.rules_prior;
@@ -127,9 +149,34 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
     }
 }
 
+/// Turns `policy`, a search's visit shares over `game`'s `moves`, into the targets of a
+/// residual policy (`residual_policy`): each share divided by the move's rules weight,
+/// renormalized, so that a net trained on them times the weights gives the visits back.
+pub fn residual_targets<G: Material>(game: &G, moves: &[G::Move], policy: &mut [f32]) {
+    let mut weights = vec![0.0; moves.len()];
+    game.move_weights(moves, &mut weights);
+    for (share, weight) in policy.iter_mut().zip(&weights) {
+        if *weight > 0.0 {
+            *share /= weight;
+        }
+    }
+    normalize(policy);
+}
+
+/// Scales `values` to sum to 1 (left as they are when they sum to 0).
+fn normalize(values: &mut [f32]) {
+    let total: f32 = values.iter().sum();
+    if total > 0.0 {
+        values.iter_mut().for_each(|value| *value /= total);
+    }
+}
+
 impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
     fn evaluate(&mut self, batch: &mut Batch<G>) {
         self.inner.evaluate(batch);
+        if self.residual_policy {
+            self.weigh_priors(batch);
+        }
         if self.rules_prior > 0.0 {
             self.mix_rules_priors(batch);
         }

@@ -14,6 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
 use super::shard::{write_shard, ShardError};
+use super::worker::{PolicyTargets, SelfPlayJob};
 use crate::eval::GameRecord;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
@@ -55,27 +56,36 @@ pub(super) struct Collector<G: Game> {
     record_cheap: bool,
     shards: u64,
     event: String,
+    policy_targets: Option<PolicyTargets<G>>,
     planes: Vec<f32>,
+    /// One sample's searched moves, their visit shares (then targets), and the targets
+    /// by label.
+    moves: Vec<G::Move>,
+    shares: Vec<f32>,
     policy: Vec<(usize, f32)>,
     pub tally: Tally,
 }
 
 impl<G: Encoding> Collector<G> {
-    /// A collector writing worker `worker`'s shards into `dir`, named after `prefix`;
-    /// cheaply searched moves become samples only with `record_cheap`.
-    pub fn new(dir: PathBuf, prefix: &str, worker: usize, record_cheap: bool) -> Collector<G> {
+    /// A collector writing worker `worker`'s shards of `job`; cheaply searched moves
+    /// become samples only with `record_cheap`.
+    pub fn new(job: &SelfPlayJob<G>, worker: usize, record_cheap: bool) -> Collector<G> {
+        let prefix = &job.prefix;
         Collector {
             in_flight: HashMap::new(),
             waiting: Samples::new(SampleShape::of::<G>()),
             pgn: String::new(),
             games_waiting: 0,
-            dir,
+            dir: job.out_dir.clone(),
             prefix: prefix.to_string(),
             worker,
             record_cheap,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
+            policy_targets: job.policy_targets,
             planes: vec![0.0; G::INPUT_SIZE],
+            moves: Vec::new(),
+            shares: Vec::new(),
             policy: Vec::new(),
             tally: Tally::default(),
         }
@@ -130,10 +140,16 @@ impl<G: Encoding> Collector<G> {
     fn push_sample(&mut self, record: &MoveRecord<G>, outcome: Option<Option<Player>>) {
         let position = &record.position;
         position.encode(&mut self.planes);
+        let searched = || record.result.moves.iter().filter(|m| m.policy > 0.0);
+        self.moves.clear();
+        self.moves.extend(searched().map(|m| m.mv));
+        self.shares.clear();
+        self.shares.extend(searched().map(|m| m.policy));
+        if let Some(policy_targets) = self.policy_targets {
+            policy_targets(position, &self.moves, &mut self.shares);
+        }
         self.policy.clear();
-        self.policy.extend(
-            record.result.moves.iter().filter(|m| m.policy > 0.0).map(|m| (position.move_label(m.mv), m.policy)),
-        );
+        self.policy.extend(self.moves.iter().zip(&self.shares).map(|(&mv, &share)| (position.move_label(mv), share)));
         let outcome = match outcome {
             None => [0.0; 3],
             Some(None) => [0.0, 1.0, 0.0],

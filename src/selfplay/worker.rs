@@ -14,12 +14,17 @@ use super::progress::{SelfPlayProgress, SelfPlayReport};
 use super::settings::SelfPlaySettings;
 use super::shard::ShardError;
 use super::threads::on_worker_threads;
+use crate::game::Game;
 use crate::mcts::{Driver, Evaluator, SearchConfig};
 use crate::nn::Encoding;
 
+/// Rewrites a searched move's visit shares over its moves into the policy targets that
+/// are written (e.g. [`crate::mcts::residual_targets`]).
+pub type PolicyTargets<G> = fn(&G, &[<G as Game>::Move], &mut [f32]);
+
 /// The games a self-play run is to play, and where their shards go.
 #[derive(Clone)]
-pub struct SelfPlayJob<G> {
+pub struct SelfPlayJob<G: Game> {
     /// Games to play in all (split among the workers).
     pub games: u64,
     /// A game's start, given the worker's random generator (for random openings).
@@ -31,6 +36,8 @@ pub struct SelfPlayJob<G> {
     pub prefix: String,
     /// The seed of the games' random choices (each worker's derived from it).
     pub seed: u64,
+    /// How visit shares become policy targets; `None`: as they are.
+    pub policy_targets: Option<PolicyTargets<G>>,
 }
 
 /// What one worker did.
@@ -108,7 +115,7 @@ fn run_worker<G: Encoding, E: Evaluator<G>>(
     let mut driver = Driver::new(search.clone(), evaluator, settings.parallel_games, seed, move |rng| new_game(rng));
     driver.limit_games(games);
     driver.set_max_plies(settings.max_plies);
-    let mut collector = Collector::<G>::new(job.out_dir.clone(), &job.prefix, worker, settings.record_cheap);
+    let mut collector = Collector::<G>::new(job, worker, settings.record_cheap);
     let mut stopped = false;
     loop {
         if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {

@@ -38,6 +38,7 @@ pub fn contribute<G: TrainableGame>(
             out_dir: dir.games(),
             prefix: generation_name(generation + 1),
             seed: config.seed ^ std::process::id() as u64 ^ (round << 40) ^ u64::from(generation) << 20,
+            policy_targets: super::run::policy_targets(config),
         };
         let evaluator = Guided::new(NetEvaluator::new(Inference::for_device(&net, &options.device)), &config.search);
         let report =

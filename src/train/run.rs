@@ -22,11 +22,11 @@ use super::run_dir::{generation_name, RunDir, RunState};
 use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
-use crate::mcts::Guided;
+use crate::mcts::{residual_targets, Guided};
 use crate::nn::{Net, NetConfig};
 use crate::selfplay::{
-    play_games, read_shard, shard_games, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress,
-    SelfPlayReport,
+    play_games, read_shard, shard_games, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob,
+    SelfPlayProgress, SelfPlayReport,
 };
 use crate::storage;
 
@@ -112,6 +112,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             out_dir: dir.games(),
             prefix: prefix.clone(),
             seed: config.seed.wrapping_add(u64::from(g) << 32).wrapping_add(done_games),
+            policy_targets: policy_targets(config),
         };
         // The first generations may play with the material heuristic instead of the random
         // net, so that the value head first sees games decided by material.
@@ -203,6 +204,12 @@ pub(super) fn net_player<G: TrainableGame>(
     config: &Config,
 ) -> Guided<G, NetEvaluator<G>> {
     Guided::new(NetEvaluator::new(Inference::for_device(model, device)), &config.search)
+}
+
+/// How `config`'s self-play turns visit shares into policy targets: divided by the rules'
+/// weights with a residual policy, as they are otherwise.
+pub(super) fn policy_targets<G: TrainableGame>(config: &Config) -> Option<PolicyTargets<G>> {
+    config.search.residual_policy.then_some(residual_targets::<G> as PolicyTargets<G>)
 }
 
 /// Games and samples in the shards of `games` whose names start with `prefix`
