@@ -11,6 +11,7 @@ use super::GameKind;
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
+use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
 
@@ -74,7 +75,7 @@ enum What {
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
     },
-    /// Training samples/s of the 6×64 reference net at batch 256 (Adam): the raw step on
+    /// Training samples/s of a net (the 6×64 reference at batch 256 unless told; Adam): the raw step on
     /// one prepared batch (against PyTorch's, measured in the same run when python3 has
     /// torch), and the trainer fed by the loader from shards of real positions, with
     /// their ratio (aim 0.9). Threads: rayon's global pool.
@@ -85,6 +86,15 @@ enum What {
         /// Training steps per timed run, for each of the two.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         steps: u64,
+        /// Residual blocks of the net trained.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
+        blocks: u32,
+        /// Channels of its trunk.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        channels: u32,
+        /// Samples per training step.
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=8192))]
+        batch: u32,
     },
     /// MCTS: simulations/s of one search with an evaluator that costs nothing (one
     /// thread, a Xiangqi middlegame: the tree's own cost), and the multi-game driver's
@@ -154,7 +164,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             search(depth, runs, engine)?
         }
         What::Nn { runs } => nn(runs),
-        What::Train { runs, steps } => train(runs, steps)?,
+        What::Train { runs, steps, blocks, channels, batch } => {
+            train(runs, steps, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize), batch as usize)?
+        }
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
         What::Selfplay { batch, sims, threads, runs, seconds } => {
             selfplay(batch as usize, sims, threads, runs, seconds)?
@@ -335,7 +347,7 @@ fn nn(runs: u32) {
     use burn::optim::{AdamConfig, GradientsParams};
     use burn::tensor::{Device, Tensor, TensorData};
     use xiangqi_zero::nn::loss::losses;
-    use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig};
+    use xiangqi_zero::nn::{CpuNet, Encoding, Net};
 
     let threads = rayon::current_num_threads();
     let config = NetConfig::new::<Xiangqi>(6, 64);
@@ -413,14 +425,14 @@ fn reference_games(count: usize) -> Vec<Xiangqi> {
 }
 
 /// Training speed of the reference net (see `What::Train`).
-fn train(runs: u32, steps: u64) -> anyhow::Result<()> {
+fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize) -> anyhow::Result<()> {
     use std::sync::atomic::AtomicBool;
-    use xiangqi_zero::nn::{Encoding, Net, NetConfig};
+    use xiangqi_zero::nn::{Encoding, Net};
     use xiangqi_zero::selfplay::{write_shard, SampleShape, Samples, Targets};
     use xiangqi_zero::train::{make_batch, OptimizerKind, TrainSettings, Trainer, Window};
 
-    let settings = TrainSettings { optimizer: OptimizerKind::Adam, learning_rate: 1e-3, ..TrainSettings::default() };
-    let config = NetConfig::new::<Xiangqi>(6, 64);
+    let settings =
+        TrainSettings { optimizer: OptimizerKind::Adam, learning_rate: 1e-3, batch_size, ..TrainSettings::default() };
     // Shards of real positions, a policy over up to eight legal moves each, in a
     // temporary games directory.
     let dir = std::env::temp_dir().join(format!("xiangqi-zero-bench-train-{}", std::process::id()));
@@ -590,7 +602,7 @@ fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) ->
 
     use burn::tensor::Device;
     use xiangqi_zero::mcts::SearchConfig;
-    use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig};
+    use xiangqi_zero::nn::{CpuNet, Encoding, Net};
     use xiangqi_zero::selfplay::{
         on_worker_threads, play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress, SelfPlaySettings,
     };
