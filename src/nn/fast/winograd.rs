@@ -434,8 +434,9 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
 multiversion! {
 /// `out (+)= a · b` for one point's product of `shape` (`n` a multiple of `LANES`; `b`
 /// and `out` row-major, `a` either way). With these sizes (a block of `b` fits in L1)
-/// blocks of up to 6 rows × 64 columns accumulate in registers and nothing needs
-/// packing, unlike a general GEMM: 10% faster than `gemm` here.
+/// blocks of up to 6 rows × 64 columns (32 or 16 where fewer are left, as for 32-channel
+/// nets) accumulate in registers and nothing needs packing, unlike a general GEMM: 10%
+/// faster than `gemm` here.
 #[cfg(target_arch = "x86_64")]
 fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
     let Product { m, n, .. } = shape;
@@ -446,7 +447,7 @@ fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
         let mut col = 0;
         while col < n {
             let (a, out) = (&a[row * row_stride..], &mut out[row * n..(row + rows) * n]);
-            let width = if n - col >= 4 * LANES { 4 * LANES } else { LANES };
+            let width = [4 * LANES, 2 * LANES, LANES].into_iter().find(|&w| n - col >= w).unwrap_or(LANES);
             match (rows, width) {
                 (6, 64) => block::<6, 64>(shape, col, a, b, out),
                 (5, 64) => block::<5, 64>(shape, col, a, b, out),
@@ -454,6 +455,12 @@ fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
                 (3, 64) => block::<3, 64>(shape, col, a, b, out),
                 (2, 64) => block::<2, 64>(shape, col, a, b, out),
                 (1, 64) => block::<1, 64>(shape, col, a, b, out),
+                (6, 32) => block::<6, 32>(shape, col, a, b, out),
+                (5, 32) => block::<5, 32>(shape, col, a, b, out),
+                (4, 32) => block::<4, 32>(shape, col, a, b, out),
+                (3, 32) => block::<3, 32>(shape, col, a, b, out),
+                (2, 32) => block::<2, 32>(shape, col, a, b, out),
+                (1, 32) => block::<1, 32>(shape, col, a, b, out),
                 (6, _) => block::<6, 16>(shape, col, a, b, out),
                 (5, _) => block::<5, 16>(shape, col, a, b, out),
                 (4, _) => block::<4, 16>(shape, col, a, b, out),
