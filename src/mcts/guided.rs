@@ -67,38 +67,31 @@ impl<G: Game, E> Guided<G, E> {
 }
 
 impl<G: Material, E: Evaluator<G>> Guided<G, E> {
-    /// Multiplies every leaf's priors by the rules' weights and renormalizes.
-    fn weigh_priors(&mut self, batch: &mut Batch<G>) {
+    /// The rules' help to every leaf's priors, the leaf's weights computed once: with a
+    /// residual policy the priors times the weights (renormalized), then the `rules_prior`
+    /// share of the normalized weights mixed in.
+    fn help_priors(&mut self, batch: &mut Batch<G>) {
+        let share = self.rules_prior;
         for i in 0..batch.len() {
             let (game, moves, priors) = batch.entry_mut(i);
-            self.weights.resize(moves.len(), 0.0);
-            game.move_weights(moves, &mut self.weights);
-            // All-zero priors count as uniform (see `Batch`).
-            let uniform = priors.iter().all(|&p| p <= 0.0);
-            for (prior, weight) in priors.iter_mut().zip(&self.weights) {
-                *prior = if uniform { *weight } else { *prior * weight };
-            }
-            normalize(priors);
-        }
-    }
-
-    /// Mixes the rules' share into every leaf's priors.
-    fn mix_rules_priors(&mut self, batch: &mut Batch<G>) {
-        let w = self.rules_prior;
-        for i in 0..batch.len() {
-            let (game, moves, priors) = batch.entry_mut(i);
-            self.weights.resize(moves.len(), 0.0);
-            game.move_weights(moves, &mut self.weights);
-            let total: f32 = self.weights.iter().sum();
-            let learned: f32 = priors.iter().sum();
-            if total <= 0.0 {
+            if moves.is_empty() {
                 continue;
             }
+            self.weights.resize(moves.len(), 0.0);
+            game.move_weights(moves, &mut self.weights);
             // All-zero priors count as uniform (see `Batch`).
-            let uniform = if learned > 0.0 { 0.0 } else { 1.0 / moves.len() as f32 };
-            let learned = learned.max(f32::MIN_POSITIVE);
-            for (prior, weight) in priors.iter_mut().zip(&self.weights) {
-                *prior = (1.0 - w) * (*prior / learned + uniform) + w * weight / total;
+            if priors.iter().all(|&p| p <= 0.0) {
+                priors.fill(1.0);
+            }
+            if self.residual_policy {
+                priors.iter_mut().zip(&self.weights).for_each(|(prior, weight)| *prior *= weight);
+            }
+            normalize(priors);
+            if share > 0.0 {
+                normalize(&mut self.weights);
+                for (prior, weight) in priors.iter_mut().zip(&self.weights) {
+                    *prior = (1.0 - share) * *prior + share * weight;
+                }
             }
         }
     }
@@ -174,11 +167,8 @@ fn normalize(values: &mut [f32]) {
 impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
     fn evaluate(&mut self, batch: &mut Batch<G>) {
         self.inner.evaluate(batch);
-        if self.residual_policy {
-            self.weigh_priors(batch);
-        }
-        if self.rules_prior > 0.0 {
-            self.mix_rules_priors(batch);
+        if self.residual_policy || self.rules_prior > 0.0 {
+            self.help_priors(batch);
         }
         if self.quiet_leaves || self.rules_value > 0.0 {
             self.settle_leaves(batch);

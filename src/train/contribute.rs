@@ -7,12 +7,11 @@ use std::sync::atomic::Ordering;
 use burn::tensor::Device;
 
 use super::game::TrainableGame;
-use super::run::{RunError, RunOptions};
+use super::run::{net_player, policy_targets, RunError, RunOptions};
 use super::run_dir::{generation_name, RunDir};
 use crate::config::Config;
-use crate::mcts::Guided;
 use crate::nn::{Net, NetConfig};
-use crate::selfplay::{play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress};
+use crate::selfplay::{play_games, SelfPlayJob, SelfPlayProgress};
 
 /// Plays games for the run of `config` in `dir` in rounds of one generation's games
 /// (`config.run.games_per_generation`), each round with the newest net, until `games`
@@ -38,9 +37,9 @@ pub fn contribute<G: TrainableGame>(
             out_dir: dir.games(),
             prefix: generation_name(generation + 1),
             seed: config.seed ^ std::process::id() as u64 ^ (round << 40) ^ u64::from(generation) << 20,
-            policy_targets: super::run::policy_targets(config),
+            policy_targets: policy_targets(config),
         };
-        let evaluator = Guided::new(NetEvaluator::new(Inference::for_device(&net, &options.device)), &config.search);
+        let evaluator = net_player::<G>(&net, &options.device, config);
         let report =
             play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, &SelfPlayProgress::new())
                 .map_err(|e| RunError(e.to_string()))?;

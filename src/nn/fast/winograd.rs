@@ -448,31 +448,30 @@ fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
         while col < n {
             let (a, out) = (&a[row * row_stride..], &mut out[row * n..(row + rows) * n]);
             let width = [4 * LANES, 2 * LANES, LANES].into_iter().find(|&w| n - col >= w).unwrap_or(LANES);
-            match (rows, width) {
-                (6, 64) => block::<6, 64>(shape, col, a, b, out),
-                (5, 64) => block::<5, 64>(shape, col, a, b, out),
-                (4, 64) => block::<4, 64>(shape, col, a, b, out),
-                (3, 64) => block::<3, 64>(shape, col, a, b, out),
-                (2, 64) => block::<2, 64>(shape, col, a, b, out),
-                (1, 64) => block::<1, 64>(shape, col, a, b, out),
-                (6, 32) => block::<6, 32>(shape, col, a, b, out),
-                (5, 32) => block::<5, 32>(shape, col, a, b, out),
-                (4, 32) => block::<4, 32>(shape, col, a, b, out),
-                (3, 32) => block::<3, 32>(shape, col, a, b, out),
-                (2, 32) => block::<2, 32>(shape, col, a, b, out),
-                (1, 32) => block::<1, 32>(shape, col, a, b, out),
-                (6, _) => block::<6, 16>(shape, col, a, b, out),
-                (5, _) => block::<5, 16>(shape, col, a, b, out),
-                (4, _) => block::<4, 16>(shape, col, a, b, out),
-                (3, _) => block::<3, 16>(shape, col, a, b, out),
-                (2, _) => block::<2, 16>(shape, col, a, b, out),
-                _ => block::<1, 16>(shape, col, a, b, out),
+            match width {
+                64 => rows_block::<64>(rows, shape, col, a, b, out),
+                32 => rows_block::<32>(rows, shape, col, a, b, out),
+                _ => rows_block::<16>(rows, shape, col, a, b, out),
             }
             col += width;
         }
         row += rows;
     }
 }
+}
+
+/// [`block`] of `rows` rows (1 to 6) × `W` columns.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn rows_block<const W: usize>(rows: usize, shape: Product, col: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    match rows {
+        6 => block::<6, W>(shape, col, a, b, out),
+        5 => block::<5, W>(shape, col, a, b, out),
+        4 => block::<4, W>(shape, col, a, b, out),
+        3 => block::<3, W>(shape, col, a, b, out),
+        2 => block::<2, W>(shape, col, a, b, out),
+        _ => block::<1, W>(shape, col, a, b, out),
+    }
 }
 
 /// `R` rows × `W` columns (from `col`) of `products`, accumulated in registers (the
