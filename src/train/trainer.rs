@@ -151,6 +151,13 @@ impl Trainer {
     /// One optimiser step on `batch` at `lr`; returns the batch's loss, policy loss,
     /// value loss, policy entropy and value accuracy (before the step).
     pub fn train_step(&mut self, batch: Batch, lr: f64) -> [f64; FIGURES] {
+        // On one of rayon's threads: the kernels' parallel loops then start from inside
+        // the pool instead of waking it from outside at every operation.
+        rayon::scope(|_| self.step_on(batch, lr))
+    }
+
+    /// [`Trainer::train_step`]'s work, on the calling thread.
+    fn step_on(&mut self, batch: Batch, lr: f64) -> [f64; FIGURES] {
         let device = self.net.device();
         let n = batch.size;
         let policy_size = self.net.config.policy_size;

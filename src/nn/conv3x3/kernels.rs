@@ -4,6 +4,8 @@
 //! the gradient to the input as the convolution of the output's gradient, the gradient
 //! to the weight through the transforms' backward.
 
+use std::cell::RefCell;
+
 use rayon::prelude::*;
 
 use crate::nn::fast::kernels::{sized, zeros};
@@ -15,6 +17,25 @@ const CHUNK: usize = 4;
 /// Images whose weight gradients one task sums before the partial sums are added in a
 /// fixed order (so the result does not depend on the number of threads).
 const GROUP: usize = 16;
+
+/// A thread's buffers for one chunk: the Winograd scratch and two channels-last copies.
+#[derive(Default)]
+struct Buffers {
+    scratch: Scratch,
+    first: Vec<f32>,
+    second: Vec<f32>,
+}
+
+thread_local! {
+    /// Each thread's [`Buffers`], kept from call to call so that a step allocates and
+    /// zeroes none of them.
+    static BUFFERS: RefCell<Buffers> = RefCell::default();
+}
+
+/// Runs `work` with this thread's [`Buffers`].
+fn with_buffers<T>(work: impl FnOnce(&mut Buffers) -> T) -> T {
+    BUFFERS.with(|buffers| work(&mut buffers.borrow_mut()))
+}
 
 /// The sizes of a convolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,18 +88,17 @@ pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
     }
     let (cells, winograd) = (d.cells(), Winograd::of_kernel(d.inputs, d.outputs, weight));
     let geometry = Geometry { height: d.height, width: d.width };
-    out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each_init(
-        || (Scratch::default(), Vec::new(), Vec::new()),
-        |(scratch, input, output), (out, x)| {
+    out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each(|(out, x)| {
+        with_buffers(|Buffers { scratch, first, second }| {
             let images = x.len() / (d.inputs * cells);
-            let input = channels_last(d.inputs, cells, x, input);
-            let output = sized(output, out.len());
+            let input = channels_last(d.inputs, cells, x, first);
+            let output = sized(second, out.len());
             winograd.forward(geometry, images, input, scratch, Epilogue::Linear(output));
             for (output, out) in output.chunks_exact(cells * d.outputs).zip(out.chunks_exact_mut(d.outputs * cells)) {
                 transpose(cells, d.outputs, output, out);
             }
-        },
-    );
+        })
+    });
     out
 }
 
@@ -109,14 +129,15 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32]) -> Vec<f32> {
         .par_chunks(GROUP * d.inputs * cells)
         .zip(grad.par_chunks(GROUP * d.outputs * cells))
         .map(|(x, grad)| {
-            let (mut sum, mut scratch) = (vec![0.0; len], Scratch::default());
-            let (mut input, mut dy) = (Vec::new(), Vec::new());
-            for (x, grad) in x.chunks(CHUNK * d.inputs * cells).zip(grad.chunks(CHUNK * d.outputs * cells)) {
-                let images = x.len() / (d.inputs * cells);
-                let input = channels_last(d.inputs, cells, x, &mut input);
-                let dy = channels_last(d.outputs, cells, grad, &mut dy);
-                add_transformed_gradient(geometry, images, [d.inputs, d.outputs], input, dy, &mut scratch, &mut sum);
-            }
+            let mut sum = vec![0.0; len];
+            with_buffers(|Buffers { scratch, first, second }| {
+                for (x, grad) in x.chunks(CHUNK * d.inputs * cells).zip(grad.chunks(CHUNK * d.outputs * cells)) {
+                    let images = x.len() / (d.inputs * cells);
+                    let input = channels_last(d.inputs, cells, x, first);
+                    let dy = channels_last(d.outputs, cells, grad, second);
+                    add_transformed_gradient(geometry, images, [d.inputs, d.outputs], input, dy, scratch, &mut sum);
+                }
+            });
             sum
         })
         .collect();

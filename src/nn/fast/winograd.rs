@@ -260,62 +260,161 @@ impl<'a> Window<'a> {
     }
 }
 
-multiversion! {
-/// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
-/// `[point, tile, channel]`; every step runs along the channels.
-fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
+/// Channels the transforms take at once, held in registers through a whole tile (one
+/// AVX-512 register); the channels left over go one at a time.
+const CHANNEL_BLOCK: usize = 16;
+
+// The helpers below are loops, not closures: a closure the compiler does not inline is
+// built without AVX-512 and spills every register.
+
+/// Channels `c..c + CHANNEL_BLOCK` of `channels` as whole blocks, and where the whole
+/// blocks end.
+fn whole_blocks(channels: usize) -> (std::iter::StepBy<std::ops::Range<usize>>, usize) {
+    let full = channels - channels % CHANNEL_BLOCK;
+    ((0..full).step_by(CHANNEL_BLOCK), full)
+}
+
+/// `W` lanes of `values` from `c`.
+#[inline(always)]
+fn lanes<const W: usize>(values: &[f32], c: usize) -> [f32; W] {
+    let mut lanes = [0.0; W];
+    lanes.copy_from_slice(&values[c..c + W]);
+    lanes
+}
+
+/// `a + sign · b`, lane by lane.
+#[inline(always)]
+fn axpy<const W: usize>(mut a: [f32; W], sign: f32, b: [f32; W]) -> [f32; W] {
+    for k in 0..W {
+        a[k] += sign * b[k];
+    }
+    a
+}
+
+/// One of the transforms' matrices (`M × N`) applied to an `N`-vector of lanes.
+trait Step<const N: usize, const M: usize> {
+    /// The matrix times `x`.
+    fn apply<const W: usize>(x: [[f32; W]; N]) -> [[f32; W]; M];
+}
+
+/// `Bᵀ`: `(x0 − x2, x1 + x2, x2 − x1, x1 − x3)`.
+struct InputStep;
+/// `Aᵀ`: `(x0 + x1 + x2, x1 − x2 − x3)`.
+struct OutputStep;
+/// `A`: `(x0, x0 + x1, x0 − x1, −x1)`.
+struct GradientStep;
+
+impl Step<4, 4> for InputStep {
+    #[inline(always)]
+    fn apply<const W: usize>([x0, x1, x2, x3]: [[f32; W]; 4]) -> [[f32; W]; 4] {
+        [axpy(x0, -1.0, x2), axpy(x1, 1.0, x2), axpy(x2, -1.0, x1), axpy(x1, -1.0, x3)]
+    }
+}
+
+impl Step<4, 2> for OutputStep {
+    #[inline(always)]
+    fn apply<const W: usize>([x0, x1, x2, x3]: [[f32; W]; 4]) -> [[f32; W]; 2] {
+        [axpy(axpy(x0, 1.0, x1), 1.0, x2), axpy(axpy(x1, -1.0, x2), -1.0, x3)]
+    }
+}
+
+impl Step<2, 4> for GradientStep {
+    #[inline(always)]
+    fn apply<const W: usize>([x0, x1]: [[f32; W]; 2]) -> [[f32; W]; 4] {
+        [x0, axpy(x0, 1.0, x1), axpy(x0, -1.0, x1), axpy([0.0; W], -1.0, x1)]
+    }
+}
+
+/// `S` applied down each of the `C` columns of the `N`-row grid of lanes `x`: the
+/// results, one row per column (`(S · x)ᵀ`).
+#[inline(always)]
+fn down_columns<S: Step<N, M>, const W: usize, const N: usize, const M: usize, const C: usize>(
+    x: [[[f32; W]; C]; N],
+) -> [[[f32; W]; M]; C] {
+    let mut out = [[[0.0; W]; M]; C];
+    for (j, out) in out.iter_mut().enumerate() {
+        let mut column = [[0.0; W]; N];
+        for (i, value) in column.iter_mut().enumerate() {
+            *value = x[i][j];
+        }
+        *out = S::apply(column);
+    }
+    out
+}
+
+/// `S · x · Sᵀ` for the `N × N` tile of lanes `x`.
+#[inline(always)]
+fn both_ways<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
+    x: [[[f32; W]; N]; N],
+) -> [[[f32; W]; M]; M] {
+    down_columns::<S, W, N, M, M>(down_columns::<S, W, N, M, N>(x))
+}
+
+/// A tile's place in `[point, tile, channel]` values: the tile, the tiles and the channels.
+type TilePlace = (usize, usize, usize);
+
+/// `S · d · Sᵀ` for the `N × N` tile at `place` whose cells are `cells`, the `W`
+/// channels from `c`, written into `[point, tile, channel]` `out`.
+#[inline(always)]
+fn tile_points<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
+    cells: &[[&[f32]; N]; N],
+    c: usize,
+    (tile, tiles, channels): TilePlace,
+    out: &mut [f32],
+) {
+    let mut d = [[[0.0; W]; N]; N];
+    for i in 0..N {
+        for j in 0..N {
+            d[i][j] = lanes(cells[i][j], c);
+        }
+    }
+    let points = both_ways::<S, W, N, M>(d);
+    for (point, values) in points.iter().flatten().enumerate() {
+        let at = (point * tiles + tile) * channels + c;
+        out[at..at + W].copy_from_slice(values);
+    }
+}
+
+/// `S · d · Sᵀ` for every `N × N` tile `d` of `positions` boards of channels-last `data`
+/// (zero off the board; each tile's corner `margin` cells up and left of its first
+/// output), written as `[point, tile, channel]`, a block of channels at a time in
+/// registers.
+#[inline(always)]
+fn to_points<S: Step<N, M>, const N: usize, const M: usize>(
+    (geometry, positions, channels): (Geometry, usize, usize),
+    data: &[f32],
+    margin: isize,
+    out: &mut [f32],
+) {
     let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
-    let mut t = vec![0.0f32; POINTS * channels];
     let zeros = vec![0.0; channels];
-    for (p, board) in geometry.boards(positions, channels, input) {
+    for (p, board) in geometry.boards(positions, channels, data) {
         for y in 0..ty {
             for x in 0..tx {
-                let (tile, d) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), 1));
-                // Bᵀ d, row by row of the result.
-                for j in 0..4 {
-                    let (d0, d1, d2, d3) = (d.at(0, j), d.at(1, j), d.at(2, j), d.at(3, j));
-                    let t0 = &mut t[j * channels..(j + 1) * channels];
-                    for c in 0..channels {
-                        t0[c] = d0[c] - d2[c];
-                    }
-                    let t1 = &mut t[(4 + j) * channels..(5 + j) * channels];
-                    for c in 0..channels {
-                        t1[c] = d1[c] + d2[c];
-                    }
-                    let t2 = &mut t[(8 + j) * channels..(9 + j) * channels];
-                    for c in 0..channels {
-                        t2[c] = d2[c] - d1[c];
-                    }
-                    let t3 = &mut t[(12 + j) * channels..(13 + j) * channels];
-                    for c in 0..channels {
-                        t3[c] = d1[c] - d3[c];
+                let (tile, window) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), margin));
+                let mut cells = [[zeros.as_slice(); N]; N];
+                for (i, row) in cells.iter_mut().enumerate() {
+                    for (j, cell) in row.iter_mut().enumerate() {
+                        *cell = window.at(i, j);
                     }
                 }
-                // (Bᵀ d) B, into the four points of each row.
-                for i in 0..4 {
-                    let row = |j: usize| &t[(i * 4 + j) * channels..(i * 4 + j + 1) * channels];
-                    let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-                    let at = |j: usize| ((i * 4 + j) * tiles + tile) * channels;
-                    let out = &mut v[at(0)..at(0) + channels];
-                    for c in 0..channels {
-                        out[c] = r0[c] - r2[c];
-                    }
-                    let out = &mut v[at(1)..at(1) + channels];
-                    for c in 0..channels {
-                        out[c] = r1[c] + r2[c];
-                    }
-                    let out = &mut v[at(2)..at(2) + channels];
-                    for c in 0..channels {
-                        out[c] = r2[c] - r1[c];
-                    }
-                    let out = &mut v[at(3)..at(3) + channels];
-                    for c in 0..channels {
-                        out[c] = r1[c] - r3[c];
-                    }
+                let (place, (blocks, full)) = ((tile, tiles, channels), whole_blocks(channels));
+                for c in blocks {
+                    tile_points::<S, CHANNEL_BLOCK, N, M>(&cells, c, place, out);
+                }
+                for c in full..channels {
+                    tile_points::<S, 1, N, M>(&cells, c, place, out);
                 }
             }
         }
     }
+}
+
+multiversion! {
+/// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
+/// `[point, tile, channel]`.
+fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
+    to_points::<InputStep, 4, 4>((geometry, positions, channels), input, 1, v);
 }
 }
 
@@ -323,49 +422,66 @@ multiversion! {
 /// `A dY Aᵀ` for every 2×2 tile `dY` of the output's gradient `grad` (channels-last, zero
 /// off the board), written as `[point, tile, channel]`: the output transform's backward.
 fn transform_gradient(geometry: Geometry, positions: usize, channels: usize, grad: &[f32], m: &mut [f32]) {
-    let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
-    let mut t = vec![0.0f32; 8 * channels];
-    let zeros = vec![0.0; channels];
-    for (p, board) in geometry.boards(positions, channels, grad) {
-        for y in 0..ty {
-            for x in 0..tx {
-                let (tile, d) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), 0));
-                // dY Aᵀ: each of the two rows to four points.
-                for i in 0..2 {
-                    let (d0, d1) = (d.at(i, 0), d.at(i, 1));
-                    let row = &mut t[i * 4 * channels..(i + 1) * 4 * channels];
-                    let (t0, rest) = row.split_at_mut(channels);
-                    let (t1, rest) = rest.split_at_mut(channels);
-                    let (t2, t3) = rest.split_at_mut(channels);
-                    for c in 0..channels {
-                        (t0[c], t1[c], t2[c], t3[c]) = (d0[c], d0[c] + d1[c], d0[c] - d1[c], -d1[c]);
-                    }
-                }
-                // A (dY Aᵀ): the two rows to four.
-                for j in 0..4 {
-                    let (r0, r1) = (&t[j * channels..(j + 1) * channels], &t[(4 + j) * channels..(5 + j) * channels]);
-                    let at = |i: usize| ((i * 4 + j) * tiles + tile) * channels;
-                    for (i, sign) in [(0, 0.0), (1, 1.0), (2, -1.0)] {
-                        let out = &mut m[at(i)..at(i) + channels];
-                        for c in 0..channels {
-                            out[c] = r0[c] + sign * r1[c];
-                        }
-                    }
-                    let out = &mut m[at(3)..at(3) + channels];
-                    for c in 0..channels {
-                        out[c] = -r1[c];
-                    }
-                }
+    to_points::<GradientStep, 2, 4>((geometry, positions, channels), grad, 0, m);
+}
+}
+
+/// How the output transform ends, per cell: the bias, then the residual and the ReLU if
+/// asked.
+#[derive(Clone, Copy)]
+struct Finish<'a> {
+    bias: &'a [f32],
+    residual: bool,
+    relu: bool,
+}
+
+impl Finish<'_> {
+    /// Writes `values` (the convolution at one cell, the channels from `c`) into the
+    /// cell's channels `out`.
+    #[inline(always)]
+    fn write<const W: usize>(self, values: [f32; W], c: usize, out: &mut [f32]) {
+        let (out, bias) = (&mut out[c..c + W], lanes::<W>(self.bias, c));
+        let mut values = axpy(values, 1.0, bias);
+        if self.residual {
+            values = axpy(values, 1.0, lanes(out, 0));
+        }
+        if self.relu {
+            for v in &mut values {
+                *v = v.max(0.0);
             }
         }
+        out.copy_from_slice(&values);
     }
 }
+
+/// `Y = Aᵀ M A` for the tile at `place` of products `m`, the `W` channels from `c`,
+/// finished into the channels-last board `out` at the cells `cells` (none off the board).
+#[inline(always)]
+fn tile_output<const W: usize>(
+    m: &[f32],
+    c: usize,
+    (tile, tiles, channels): TilePlace,
+    (cells, finish): (&[[Option<usize>; 2]; 2], Finish),
+    out: &mut [f32],
+) {
+    let mut points = [[[0.0; W]; 4]; 4];
+    for i in 0..4 {
+        for j in 0..4 {
+            points[i][j] = lanes(m, ((i * 4 + j) * tiles + tile) * channels + c);
+        }
+    }
+    let y = both_ways::<OutputStep, W, 4, 2>(points);
+    for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        if let Some(at) = cells[i][j] {
+            finish.write(y[i][j], c, &mut out[at..at + channels]);
+        }
+    }
 }
 
 multiversion! {
 /// `Y = Aᵀ M A` for every tile of products `m` (`[point, tile, channel]`), the 2×2
-/// outputs on the board written channels-last through `epilogue` with `bias`; every
-/// step runs along the channels.
+/// outputs on the board written channels-last through `epilogue` with `bias`, a block of
+/// channels at a time in registers.
 fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[f32], bias: &[f32], epilogue: Epilogue) {
     let Geometry { height, width } = geometry;
     let (ty, tx) = geometry.tiles();
@@ -375,55 +491,24 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
         Epilogue::ResidualRelu(out) => (out, true, true),
         Epilogue::Linear(out) => (out, false, false),
     };
-    let mut t = vec![0.0f32; 8 * channels];
+    let finish = Finish { bias, residual, relu };
     for p in 0..positions {
         for y in 0..ty {
             for x in 0..tx {
-                let tile = (p * ty + y) * tx + x;
-                let mm = |k: usize| &m[(k * tiles + tile) * channels..(k * tiles + tile + 1) * channels];
-                // Aᵀ M: two rows.
-                for j in 0..4 {
-                    let (m0, m1, m2, m3) = (mm(j), mm(4 + j), mm(8 + j), mm(12 + j));
-                    let t0 = &mut t[j * channels..(j + 1) * channels];
-                    for c in 0..channels {
-                        t0[c] = m0[c] + m1[c] + m2[c];
-                    }
-                    let t1 = &mut t[(4 + j) * channels..(5 + j) * channels];
-                    for c in 0..channels {
-                        t1[c] = m1[c] - m2[c] - m3[c];
+                let place = ((p * ty + y) * tx + x, tiles, channels);
+                let mut cells = [[None; 2]; 2];
+                for (i, row) in cells.iter_mut().enumerate() {
+                    for (j, cell) in row.iter_mut().enumerate() {
+                        let (row, col) = (2 * y + i, 2 * x + j);
+                        *cell = (row < height && col < width).then_some(((p * height + row) * width + col) * channels);
                     }
                 }
-                // (Aᵀ M) A, bias, residual and ReLU, onto the board.
-                for i in 0..2 {
-                    let row = 2 * y + i;
-                    if row >= height {
-                        continue;
-                    }
-                    let r = |j: usize| &t[(i * 4 + j) * channels..(i * 4 + j + 1) * channels];
-                    let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
-                    for j in 0..2 {
-                        let col = 2 * x + j;
-                        if col >= width {
-                            continue;
-                        }
-                        let at = ((p * height + row) * width + col) * channels;
-                        let out = &mut out[at..at + channels];
-                        // j = 0: r0 + r1 + r2; j = 1: r1 − r2 − r3.
-                        let (sign, a) = if j == 0 { (1.0, r0) } else { (-1.0, r3) };
-                        let values =
-                            r1.iter().zip(a).zip(r2).zip(&bias[..channels]).map(|(((r1, a), r2), b)| r1 + sign * (a + r2) + b);
-                        if residual {
-                            for (o, v) in out.iter_mut().zip(values) {
-                                *o = (v + *o).max(0.0);
-                            }
-                        } else if !relu {
-                            out.iter_mut().zip(values).for_each(|(o, v)| *o = v);
-                        } else {
-                            for (o, v) in out.iter_mut().zip(values) {
-                                *o = v.max(0.0);
-                            }
-                        }
-                    }
+                let (blocks, full) = whole_blocks(channels);
+                for c in blocks {
+                    tile_output::<CHANNEL_BLOCK>(m, c, place, (&cells, finish), out);
+                }
+                for c in full..channels {
+                    tile_output::<1>(m, c, place, (&cells, finish), out);
                 }
             }
         }
