@@ -267,11 +267,10 @@ const CHANNEL_BLOCK: usize = 16;
 // The helpers below are loops, not closures: a closure the compiler does not inline is
 // built without AVX-512 and spills every register.
 
-/// Channels `c..c + CHANNEL_BLOCK` of `channels` as whole blocks, and where the whole
-/// blocks end.
-fn whole_blocks(channels: usize) -> (std::iter::StepBy<std::ops::Range<usize>>, usize) {
-    let full = channels - channels % CHANNEL_BLOCK;
-    ((0..full).step_by(CHANNEL_BLOCK), full)
+/// The channels of `channels` that whole blocks of `CHANNEL_BLOCK` cover.
+#[inline(always)]
+fn in_blocks(channels: usize) -> usize {
+    channels - channels % CHANNEL_BLOCK
 }
 
 /// `W` lanes of `values` from `c`.
@@ -398,8 +397,8 @@ fn to_points<S: Step<N, M>, const N: usize, const M: usize>(
                         *cell = window.at(i, j);
                     }
                 }
-                let (place, (blocks, full)) = ((tile, tiles, channels), whole_blocks(channels));
-                for c in blocks {
+                let (place, full) = ((tile, tiles, channels), in_blocks(channels));
+                for c in (0..full).step_by(CHANNEL_BLOCK) {
                     tile_points::<S, CHANNEL_BLOCK, N, M>(&cells, c, place, out);
                 }
                 for c in full..channels {
@@ -503,8 +502,8 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
                         *cell = (row < height && col < width).then_some(((p * height + row) * width + col) * channels);
                     }
                 }
-                let (blocks, full) = whole_blocks(channels);
-                for c in blocks {
+                let full = in_blocks(channels);
+                for c in (0..full).step_by(CHANNEL_BLOCK) {
                     tile_output::<CHANNEL_BLOCK>(m, c, place, (&cells, finish), out);
                 }
                 for c in full..channels {
