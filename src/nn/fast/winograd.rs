@@ -483,8 +483,7 @@ multiversion! {
 /// channels at a time in registers.
 fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[f32], bias: &[f32], epilogue: Epilogue) {
     let Geometry { height, width } = geometry;
-    let (ty, tx) = geometry.tiles();
-    let tiles = positions * ty * tx;
+    let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
     let (out, residual, relu) = match epilogue {
         Epilogue::Relu(out) => (out, false, true),
         Epilogue::ResidualRelu(out) => (out, true, true),
