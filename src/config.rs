@@ -188,6 +188,10 @@ pub struct RunSettings {
     /// (`mcts:eval=quiescence`) rather than as it stands, so that its games and values
     /// punish a piece left hanging.
     pub bootstrap_quiescence: bool,
+    /// Games of every generation after the bootstrap that the bootstrap's material search
+    /// (the teacher) still plays, out of `games_per_generation`: its games keep coming into
+    /// the replay window beside the net's own (0: the net plays them all).
+    pub teacher_games: u64,
 }
 
 impl RunSettings {
@@ -218,6 +222,7 @@ impl Default for RunSettings {
             bootstrap_generations: 0,
             bootstrap_simulations: 0,
             bootstrap_quiescence: false,
+            teacher_games: 0,
         }
     }
 }
@@ -311,6 +316,9 @@ impl Config {
         }
         if self.run.games_per_generation == 0 {
             return Err("run.games_per_generation must be at least 1".to_string());
+        }
+        if self.run.teacher_games > self.run.games_per_generation {
+            return Err("run.teacher_games must be at most run.games_per_generation".to_string());
         }
         let e = &self.evaluation;
         if e.games == 0 || e.simulations == 0 || e.concurrency == 0 || e.max_plies == 0 {

@@ -58,6 +58,7 @@ fn generation(generation: u32) -> GenerationMetrics {
         elo,
         ladder,
         bootstrap: generation < 3,
+        teacher_samples: 0,
         setup: "xiangqi-test · 2×16 net · 2 cores, CPU only".to_string(),
     }
 }

@@ -267,3 +267,34 @@ fn ctrl_c_finishes_the_file_being_written_and_exits_0() {
     assert_eq!(read_metrics(&dir.metrics()).unwrap().len(), generation as usize);
     assert_shards_readable::<Xiangqi>(&run);
 }
+
+#[test]
+fn teacher_games_after_the_bootstrap_are_shards_of_their_own() {
+    let config =
+        micro_config("xiangqi", 4).replace("bootstrap_generations = 1", "bootstrap_generations = 1\nteacher_games = 3");
+    let (run, config) = setup("teacher", &config.replace("every = 1", "every = 0"));
+    let output = train(&["--config", path(&config), "--run", path(&run)]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+
+    // Generation 2 (the net's first): three games by the teacher, one by the net, each
+    // part in shards named apart, every sample counted once.
+    let (mut teacher, mut net) = ((0, 0), (0, 0));
+    for entry in std::fs::read_dir(run.join("games")).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("gen0002-") || !name.ends_with(".npz") {
+            continue;
+        }
+        let samples = read_shard(&entry.path(), SampleShape::of::<Xiangqi>()).unwrap();
+        let part = if name.starts_with("gen0002-teacher-") { &mut teacher } else { &mut net };
+        *part = (part.0 + shard_games(&samples), part.1 + samples.len() as u64);
+    }
+    assert_eq!((teacher.0, net.0), (3, 1));
+    let metrics = read_metrics(&RunDir::new(&run).metrics()).unwrap();
+    assert_eq!((metrics[0].games, metrics[0].teacher_samples), (4, 0));
+    assert_eq!((metrics[1].games, metrics[1].samples, metrics[1].teacher_samples), (1, net.1, teacher.1));
+
+    // More teacher games than a generation holds is refused.
+    let (run, config) =
+        setup("teacher-bad", &micro_config("xiangqi", 4).replace("bootstrap_generations = 1", "teacher_games = 5"));
+    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["teacher_games"]);
+}

@@ -26,7 +26,7 @@ use crate::mcts::{residual_targets, Guided};
 use crate::nn::{Net, NetConfig};
 use crate::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob,
-    SelfPlayProgress, SelfPlayReport,
+    SelfPlayProgress, SelfPlayReport, ShardError,
 };
 use crate::storage;
 
@@ -104,38 +104,51 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let g = state.generation + 1;
         let prefix = generation_name(g);
 
-        // Self-play with the newest net; games a killed session already wrote count.
+        // Self-play: the teacher's games (all of a bootstrap generation's, `teacher_games`
+        // of a later one's), then the net's; games a killed session already wrote count.
+        let bootstrap = g <= config.run.bootstrap_generations;
         let (done_games, done_samples) = shards_of(&dir.games(), &prefix, sample_shape);
-        let job = SelfPlayJob {
-            games: config.run.games_per_generation.saturating_sub(done_games),
+        let part = |games: u64, done: u64, prefix: String, seed: u64| SelfPlayJob {
+            games: games.saturating_sub(done),
             new_game: new_game.clone(),
             out_dir: dir.games(),
-            prefix: prefix.clone(),
-            seed: config.seed.wrapping_add(u64::from(g) << 32).wrapping_add(done_games),
+            prefix,
+            seed: seed.wrapping_add(u64::from(g) << 32).wrapping_add(done),
             policy_targets: policy_targets(config),
         };
-        // The first generations may play with the material heuristic instead of the random
-        // net, so that the value head first sees games decided by material.
-        let bootstrap = g <= config.run.bootstrap_generations;
-        let selfplay = if bootstrap {
-            with_selfplay_bar(options.progress, job.games, |progress| {
-                let search = config.run.bootstrap_search(&config.search);
-                play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, &job, options.stop, progress)
-            })
+        let (teacher_job, net_job) = if bootstrap {
+            let all = part(config.run.games_per_generation, done_games, prefix.clone(), config.seed);
+            (all, part(0, 0, prefix.clone(), config.seed))
         } else {
-            let evaluator = net_player::<G>(&trainer.model(), &options.device, config);
-            with_selfplay_bar(options.progress, job.games, |progress| {
-                play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, progress)
-            })
-        }
-        .map_err(fail)?;
-        if selfplay.stopped {
+            let teacher_prefix = format!("{prefix}-{TEACHER}");
+            let (teacher_done, _) = shards_of(&dir.games(), &teacher_prefix, sample_shape);
+            let net_games = config.run.games_per_generation - config.run.teacher_games;
+            // The teacher's games take seeds of their own, so that neither part repeats the other.
+            let teacher_seed = config.seed.wrapping_add(1 << 31);
+            (
+                part(config.run.teacher_games, teacher_done, teacher_prefix, teacher_seed),
+                part(net_games, done_games - teacher_done, prefix.clone(), config.seed),
+            )
+        };
+        let teacher = play_part(&teacher_job, options, |job, progress| {
+            let search = config.run.bootstrap_search(&config.search);
+            play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, job, options.stop, progress)
+        })?;
+        if teacher.stopped {
             return Ok(RunEnd::Stopped { generation: state.generation });
         }
+        let evaluator = net_player::<G>(&trainer.model(), &options.device, config);
+        let net = play_part(&net_job, options, |job, progress| {
+            play_games(evaluator, &config.search, &config.selfplay, job, options.stop, progress)
+        })?;
+        if net.stopped {
+            return Ok(RunEnd::Stopped { generation: state.generation });
+        }
+        let (selfplay, teacher_samples) = if bootstrap { (teacher, 0) } else { (net, teacher.samples) };
 
         // Train on the window of every shard there (other machines' too).
         let update = window.refresh(&config.train).map_err(fail)?;
-        let steps = config.train.steps_for(done_samples + selfplay.samples);
+        let steps = config.train.steps_for(done_samples + teacher_samples + selfplay.samples);
         let bar = bar(options.progress, steps, "train");
         let training = trainer.train::<G>(&window, steps, options.stop, &bar);
         bar.finish_and_clear();
@@ -153,6 +166,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let mut metrics =
             generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, evaluation);
         metrics.bootstrap = bootstrap;
+        metrics.teacher_samples = teacher_samples;
         metrics.setup = setup_line(config);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
         state = RunState { generation: g, step: trainer.step(), hours, total_samples };
@@ -194,6 +208,22 @@ fn first_estimate<G: TrainableGame>(
         "  {forecast}: from a few seconds' probe of this machine's speed; each generation's line below refines it"
     );
     Ok(Some(probe))
+}
+
+/// The name part of the shards of the teacher's games after the bootstrap (`[run]
+/// teacher_games`): `genNNNN-teacher-…`.
+const TEACHER: &str = "teacher";
+
+/// Plays `job`'s games with `play` under a progress bar, unless there are none.
+fn play_part<G: TrainableGame>(
+    job: &SelfPlayJob<G>,
+    options: &RunOptions,
+    play: impl FnOnce(&SelfPlayJob<G>, &SelfPlayProgress) -> Result<SelfPlayReport, ShardError> + Send,
+) -> Result<SelfPlayReport, RunError> {
+    if job.games == 0 {
+        return Ok(SelfPlayReport::default());
+    }
+    with_selfplay_bar(options.progress, job.games, |progress| play(job, progress)).map_err(fail)
 }
 
 /// The net's self-play player: `model`'s forward pass on `device`, with the rules' help
@@ -321,6 +351,7 @@ fn generation_metrics(
         elo,
         ladder,
         bootstrap: false,
+        teacher_samples: 0,
         setup: String::new(),
     }
 }
