@@ -2,15 +2,12 @@
 //! hand: the value read at the end of the settling captures, from the leaf's side to
 //! move, the settled material count mixed into the value, the rules'
 //! capture-and-check priors mixed into the evaluator's, and the residual policy: the
-//! evaluator's priors times the rules' weights, whose targets divide by them; and the
-//! search's sums of the evaluator's own values, kept beside the mixed ones.
+//! evaluator's priors times the rules' weights, whose targets divide by them.
 
-use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::{
-    residual_targets, Batch, Budget, Evaluator, Guided, Material, MaterialEvaluator, Search, SearchConfig,
-    SearchResult, UniformEvaluator,
+    residual_targets, Batch, Evaluator, Guided, Material, MaterialEvaluator, SearchConfig, UniformEvaluator,
 };
 
 fn position(fen: &str) -> Xiangqi {
@@ -107,45 +104,6 @@ fn rules_values_mix_the_settled_material_count_into_the_evaluators() {
     assert_eq!(mixed(0.0), 0.0);
     assert!((mixed(0.5) - 0.5 * material_value(9.0)).abs() < 1e-5, "{}", mixed(0.5));
     assert!((mixed(1.0) - material_value(9.0)).abs() < 1e-5);
-    // The evaluator's own value stays beside the mix: the uniform evaluator's draw.
-    let config = SearchConfig { rules_value: 0.5, ..SearchConfig::default() };
-    let mut batch = Batch::new();
-    batch.push(&game);
-    Guided::new(UniformEvaluator::new(), &config).evaluate(&mut batch);
-    assert!(batch.value(0).value() > 0.1);
-    assert_eq!(batch.own_value(0).value(), 0.0);
-}
-
-/// A search of `simulations` from `game` over the uniform evaluator (value 0 everywhere)
-/// with `rules_value` of the settled material count mixed in.
-fn search_with_rules_value<G: Material>(game: &G, rules_value: f32, simulations: u32) -> SearchResult<G::Move> {
-    let config = SearchConfig { simulations, rules_value, ..SearchConfig::default() };
-    let mut evaluator = Guided::new(UniformEvaluator::new(), &config);
-    let mut search = Search::new(game.clone(), config, 1);
-    search.run(&mut evaluator, &Budget::simulations(simulations));
-    search.validate().unwrap();
-    search.result()
-}
-
-#[test]
-fn the_search_backs_up_the_evaluators_own_values_beside_the_mixed_ones() {
-    // The start with Black's b9 horse gone: 300 simulations reach no end of the game, so
-    // every value the uniform evaluator gives is 0 and the root's mean of its own values
-    // is exactly 0, while the search steers by a mix that sees Red a horse up.
-    let game = position("r1bakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
-    let helped = search_with_rules_value(&game, 0.5, 300);
-    assert!(helped.wdl.value() > 0.05, "{:?}", helped.wdl);
-    assert_eq!((helped.own_wdl.value(), helped.own_wdl.draw), (0.0, 0.0), "{:?}", helped.own_wdl);
-    assert!(helped.moves.iter().all(|m| m.visits == 0 || m.q.is_some()));
-    // Without a mix the two are one.
-    let plain = search_with_rules_value(&game, 0.0, 300);
-    assert_eq!(plain.own_wdl, plain.wdl);
-    // Banqi's flips are chance nodes, whose sums are Σ p·Q of their outcomes: the own
-    // sums pass through them the same way (the start: every move a flip).
-    let helped = search_with_rules_value(&Banqi::start(), 0.5, 300);
-    assert_eq!(helped.own_wdl.value(), 0.0, "{:?}", helped.own_wdl);
-    let plain = search_with_rules_value(&Banqi::start(), 0.0, 300);
-    assert!((plain.own_wdl.value() - plain.wdl.value()).abs() < 1e-6, "{:?} {:?}", plain.own_wdl, plain.wdl);
 }
 
 /// An evaluator whose priors over the legal moves are the given ones, by move text (0 for

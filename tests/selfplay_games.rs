@@ -3,10 +3,8 @@
 //! encoding of the replayed positions), policies that are distributions over distinct
 //! labels, and outcomes that agree with the PGN's result from each mover's view; without
 //! `record_cheap`, the same games leave exactly their fully searched samples; a job's
-//! `policy_targets` rewrites the policy targets of the same games and nothing else; with
-//! `learn_own_value` under a search that mixes material into its values, the same games'
-//! root value targets are the net's own; and a stop flag set before the start plays
-//! nothing.
+//! `policy_targets` rewrites the policy targets of the same games and nothing else; and a
+//! stop flag set before the start plays nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -18,7 +16,7 @@ use rand::seq::IndexedRandom;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Player};
-use xiangqi_zero::mcts::{Guided, Material, SearchConfig};
+use xiangqi_zero::mcts::SearchConfig;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
 use xiangqi_zero::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob,
@@ -38,15 +36,13 @@ const LOPSIDED: &str = "4k4/9/9/9/9/9/9/9/R7R/3K5 w - - 0 1";
 /// Plays `games` games of `G` with a random 1×8 net, a few simulations each move and
 /// shards of about `shard_samples` samples, starting from one of `starts`; cheaply searched
 /// moves become samples when `record_cheap`, their policy targets rewritten by
-/// `policy_targets`; the search mixes `rules_value` of the settled material count into
-/// its values, and the root value targets are the net's own with `learn_own_value`.
-fn self_play<G: Encoding + Material>(
+/// `policy_targets`.
+fn self_play<G: Encoding>(
     dir: &Path,
     games: u64,
     starts: Vec<G>,
     (max_plies, shard_samples): (usize, usize),
     (record_cheap, policy_targets): (bool, Option<PolicyTargets<G>>),
-    (rules_value, learn_own_value): (f32, bool),
     stop: bool,
 ) -> SelfPlayReport {
     // One test's self-play at a time: the device's generator that draws the weights, and
@@ -57,17 +53,15 @@ fn self_play<G: Encoding + Material>(
     let device = Device::flex();
     device.seed(7);
     let net = Net::new(NetConfig::new::<G>(1, 8), &device);
+    let evaluator = NetEvaluator::<G>::new(Inference::for_device(&net, &device));
     let search = SearchConfig {
         simulations: 8,
         cheap_simulations: Some(4),
         batch_size: 8,
         resign_threshold: None,
-        rules_value,
         ..SearchConfig::training()
     };
-    let evaluator = Guided::new(NetEvaluator::<G>::new(Inference::for_device(&net, &device)), &search);
-    let settings =
-        SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples, record_cheap, learn_own_value };
+    let settings = SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples, record_cheap };
     let job = SelfPlayJob {
         games,
         new_game: Arc::new(move |rng: &mut StdRng| starts.choose(rng).unwrap().clone()),
@@ -205,7 +199,7 @@ fn check_shards<G: Encoding>(dir: &Path) -> (usize, u64, usize) {
 fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
     let dir = temp_dir("xiangqi");
     let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let report = self_play(&dir, 6, starts, (60, 50), (true, None), (0.0, false), false);
+    let report = self_play(&dir, 6, starts, (60, 50), (true, None), false);
     assert_eq!(report.games, 6);
     assert!(!report.stopped);
     assert_eq!(report.first_wins + report.draws + report.second_wins, 6);
@@ -221,7 +215,7 @@ fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
 #[test]
 fn banqi_shards_hold_whole_games_matching_their_pgn() {
     let dir = temp_dir("banqi");
-    let report = self_play(&dir, 4, vec![Banqi::start()], (80, 1000), (true, None), (0.0, false), false);
+    let report = self_play(&dir, 4, vec![Banqi::start()], (80, 1000), (true, None), false);
     assert_eq!(report.games, 4);
     let (_, games, samples) = check_shards::<Banqi>(&dir);
     assert_eq!((games, samples as u64), (4, report.samples));
@@ -231,7 +225,7 @@ fn banqi_shards_hold_whole_games_matching_their_pgn() {
 #[test]
 fn a_stop_before_the_start_plays_and_writes_nothing() {
     let dir = temp_dir("stopped");
-    let report = self_play(&dir, 4, vec![Xiangqi::start()], (60, 1), (true, None), (0.0, false), true);
+    let report = self_play(&dir, 4, vec![Xiangqi::start()], (60, 1), (true, None), true);
     assert!(report.stopped);
     assert_eq!((report.games, report.samples, report.moves), (0, 0, 0));
     assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0, "files written");
@@ -244,11 +238,6 @@ type SampleParts = (u32, bool, Vec<u32>, Vec<(u16, u32)>);
 
 /// Every sample of the shards in `dir`, sorted.
 fn all_samples(dir: &Path) -> Vec<SampleParts> {
-    samples_with_root_values(dir).into_iter().map(|(parts, _)| parts).collect()
-}
-
-/// Every sample of the shards in `dir` with its root value target (win − loss), sorted.
-fn samples_with_root_values(dir: &Path) -> Vec<(SampleParts, f32)> {
     let mut all = Vec::new();
     let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -260,12 +249,11 @@ fn samples_with_root_values(dir: &Path) -> Vec<(SampleParts, f32)> {
                 let targets = samples.targets(i);
                 let (labels, shares) = samples.policy(i);
                 let policy = labels.iter().zip(shares).map(|(&label, share)| (label, share.to_bits())).collect();
-                let parts = (targets.ply, targets.full, planes.iter().map(|p| p.to_bits()).collect(), policy);
-                all.push((parts, targets.root[0] - targets.root[2]));
+                all.push((targets.ply, targets.full, planes.iter().map(|p| p.to_bits()).collect(), policy));
             }
         }
     }
-    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all.sort();
     all
 }
 
@@ -273,8 +261,8 @@ fn samples_with_root_values(dir: &Path) -> Vec<(SampleParts, f32)> {
 fn without_record_cheap_the_same_games_keep_only_their_full_searches() {
     let (every, full_only) = (temp_dir("record-cheap"), temp_dir("full-only"));
     let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let recorded = self_play(&every, 6, starts.clone(), (60, 50), (true, None), (0.0, false), false);
-    let kept = self_play(&full_only, 6, starts, (60, 50), (false, None), (0.0, false), false);
+    let recorded = self_play(&every, 6, starts.clone(), (60, 50), (true, None), false);
+    let kept = self_play(&full_only, 6, starts, (60, 50), (false, None), false);
     // The same games (the same seed), fewer samples: the full searches only.
     assert_eq!((kept.games, kept.moves, kept.mean_plies), (recorded.games, recorded.moves, recorded.mean_plies));
     let mut full = all_samples(&every);
@@ -299,9 +287,9 @@ fn all_on_the_most_visited(_: &Xiangqi, _: &[xiangqi_zero::game::xiangqi::Move],
 fn a_jobs_policy_targets_rewrite_the_targets_of_the_same_games() {
     let (plain, rewritten) = (temp_dir("targets-plain"), temp_dir("targets-rewritten"));
     let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let played = self_play(&plain, 4, starts.clone(), (60, 50), (true, None), (0.0, false), false);
+    let played = self_play(&plain, 4, starts.clone(), (60, 50), (true, None), false);
     let rewrite: PolicyTargets<Xiangqi> = all_on_the_most_visited;
-    let again = self_play(&rewritten, 4, starts, (60, 50), (true, Some(rewrite)), (0.0, false), false);
+    let again = self_play(&rewritten, 4, starts, (60, 50), (true, Some(rewrite)), false);
     assert_eq!((again.games, again.samples, again.moves), (played.games, played.samples, played.moves));
     let (before, after) = (all_samples(&plain), all_samples(&rewritten));
     assert_eq!(before.len(), after.len());
@@ -316,25 +304,4 @@ fn a_jobs_policy_targets_rewrite_the_targets_of_the_same_games() {
     }
     std::fs::remove_dir_all(&plain).unwrap();
     std::fs::remove_dir_all(&rewritten).unwrap();
-}
-
-#[test]
-fn learn_own_value_records_the_nets_own_root_values_of_the_same_games() {
-    let (mixed, own) = (temp_dir("value-mixed"), temp_dir("value-own"));
-    let starts = vec![Xiangqi::from_text(LOPSIDED).unwrap()];
-    let played = self_play(&mixed, 4, starts.clone(), (60, 1000), (true, None), (0.5, false), false);
-    let again = self_play(&own, 4, starts, (60, 1000), (true, None), (0.5, true), false);
-    // The search steers by the same mixed values: the same games, move for move.
-    assert_eq!((again.games, again.samples, again.moves), (played.games, played.samples, played.moves));
-    assert_eq!(all_samples(&mixed), all_samples(&own));
-    // Red is two chariots up: the mix, half of it the settled count, says Red wins; the
-    // random net, asked the same, says next to nothing either way, and its own root
-    // values are what the samples learn.
-    let (mixed, own) = (samples_with_root_values(&mixed), samples_with_root_values(&own));
-    let red_view = |samples: &[(SampleParts, f32)]| {
-        let values: Vec<f32> = samples.iter().map(|((ply, ..), v)| if ply % 2 == 0 { *v } else { -*v }).collect();
-        values.iter().sum::<f32>() / values.len() as f32
-    };
-    assert!(red_view(&mixed) > 0.3, "the mixed root values favour Red by {}", red_view(&mixed));
-    assert!(red_view(&own).abs() < red_view(&mixed) / 2.0, "own {} against mixed {}", red_view(&own), red_view(&mixed));
 }

@@ -72,11 +72,8 @@ pub struct Batch<G: Game> {
     starts: Vec<u32>,
     /// Priors aligned with `moves`.
     priors: Vec<f32>,
-    /// One value per position: the one the search steers by.
+    /// One value per position.
     values: Vec<Wdl>,
-    /// One value per position as the evaluator itself gave it, before the rules' share
-    /// was mixed in ([`Batch::mix_value`]).
-    own_values: Vec<Wdl>,
 }
 
 impl<G: Game> Default for Batch<G> {
@@ -88,15 +85,7 @@ impl<G: Game> Default for Batch<G> {
 impl<G: Game> Batch<G> {
     /// An empty batch.
     pub fn new() -> Batch<G> {
-        Batch {
-            games: Vec::new(),
-            len: 0,
-            moves: Vec::new(),
-            starts: vec![0],
-            priors: Vec::new(),
-            values: Vec::new(),
-            own_values: Vec::new(),
-        }
+        Batch { games: Vec::new(), len: 0, moves: Vec::new(), starts: vec![0], priors: Vec::new(), values: Vec::new() }
     }
 
     /// The number of positions.
@@ -116,7 +105,6 @@ impl<G: Game> Batch<G> {
         self.starts.truncate(1);
         self.priors.clear();
         self.values.clear();
-        self.own_values.clear();
     }
 
     /// Position `i`.
@@ -150,23 +138,11 @@ impl<G: Game> Batch<G> {
     /// Sets position `i`'s value, from the view of the side to move there.
     pub fn set_value(&mut self, i: usize, wdl: Wdl) {
         self.values[i] = wdl;
-        self.own_values[i] = wdl;
     }
 
-    /// Mixes `other` into position `i`'s value with share `w`, for the search to steer by
-    /// only: the evaluator's own value ([`Batch::own_value`]) stays as it was.
-    pub fn mix_value(&mut self, i: usize, other: Wdl, w: f32) {
-        self.values[i] = self.values[i].mixed(other, w);
-    }
-
-    /// Position `i`'s value as the search sees it.
+    /// Position `i`'s value as set by the evaluator.
     pub fn value(&self, i: usize) -> Wdl {
         self.values[i]
-    }
-
-    /// Position `i`'s value as the evaluator gave it, before any [`Batch::mix_value`].
-    pub fn own_value(&self, i: usize) -> Wdl {
-        self.own_values[i]
     }
 
     fn range(&self, i: usize) -> std::ops::Range<usize> {
@@ -202,7 +178,6 @@ impl<G: Game> Batch<G> {
         self.priors.resize(self.moves.len(), 0.0);
         self.starts.push(self.moves.len() as u32);
         self.values.push(Wdl::DRAW);
-        self.own_values.push(Wdl::DRAW);
         self.len += 1;
         self.len - 1
     }

@@ -22,9 +22,6 @@
 //!   `(1 − w)·net + w·material`, the material share being the settled material count's
 //!   value ([`super::MaterialEvaluator::settled`]): exact where the young net's estimate
 //!   of material is noisy, so that the net's share adds what material does not say.
-//!   The search steers by the mixed value; the net's own value is backed up beside it
-//!   ([`super::SearchResult::own_wdl`]), so that self-play can train the net on its own
-//!   values rather than on the mix (`learn_own_value`).
 
 use super::evaluator::{Batch, Evaluator, Wdl};
 use super::material::{Material, MaterialEvaluator};
@@ -104,7 +101,7 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
         let material = MaterialEvaluator::settled();
         for (i, &balance) in self.balances.iter().enumerate() {
             let counted = Wdl::from_value(material.value_of(balance));
-            batch.mix_value(i, counted, self.rules_value);
+            batch.set_value(i, batch.value(i).mixed(counted, self.rules_value));
         }
     }
 

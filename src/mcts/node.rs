@@ -33,7 +33,7 @@ pub enum NodeKind {
     Terminal,
 }
 
-/// A node of the arena: 64 bytes or so, no heap memory of its own.
+/// A node of the arena: 48 bytes or so, no heap memory of its own.
 #[derive(Clone, Copy, Debug)]
 pub struct Node<M, O> {
     /// Sum of the values backed up through this node, from `Player::First`'s view. At a
@@ -41,11 +41,6 @@ pub struct Node<M, O> {
     pub w: f64,
     /// Sum of the draw probabilities backed up, in the same way.
     pub d: f64,
-    /// `w` and `d` of the evaluator's own values, before the rules' share was mixed in
-    /// ([`super::Batch::own_value`]); the same as theirs without such a mix.
-    pub own_w: f64,
-    /// See `own_w`.
-    pub own_d: f64,
     /// The move's prior (normalized, root noise included) or the outcome's probability.
     pub prior: f32,
     /// The evaluator's value of this position, from `Player::First`'s view (a terminal
@@ -75,8 +70,6 @@ impl<M, O> Node<M, O> {
         Node {
             w: 0.0,
             d: 0.0,
-            own_w: 0.0,
-            own_d: 0.0,
             prior,
             raw: 0.0,
             visits: 0,

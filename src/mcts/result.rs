@@ -38,10 +38,6 @@ pub struct SearchResult<M> {
     pub value: f32,
     /// The same as win/draw/loss.
     pub wdl: Wdl,
-    /// The root's mean of the evaluator's own values, before the rules' material share
-    /// (`rules_value`) was mixed into the values the search steered by; `wdl` without
-    /// such a mix. Self-play's value target with `learn_own_value`.
-    pub own_wdl: Wdl,
     /// The evaluator's own value of the root, from the mover's view.
     pub raw_value: f32,
     /// Simulations of this search.
@@ -67,23 +63,11 @@ impl<M: Copy> SearchResult<M> {
 
 /// A node's W/D/L estimate from `player`'s view.
 pub fn wdl<M, O>(node: &Node<M, O>, player: Player) -> Wdl {
-    mean_wdl(node, node.w, node.d, player)
-}
-
-/// A node's W/D/L estimate of the evaluator's own values (`own_w`, `own_d`) from
-/// `player`'s view.
-pub fn own_wdl<M, O>(node: &Node<M, O>, player: Player) -> Wdl {
-    mean_wdl(node, node.own_w, node.own_d, player)
-}
-
-/// The W/D/L of a node's value sum `w` and draw sum `d` from `player`'s view (the raw
-/// value when it was never visited).
-fn mean_wdl<M, O>(node: &Node<M, O>, w: f64, d: f64, player: Player) -> Wdl {
     let first = if node.visits == 0 {
         Wdl::from_value(node.raw)
     } else {
         let n = node.visits as f64;
-        let (q, draw) = ((w / n) as f32, ((d / n) as f32).clamp(0.0, 1.0));
+        let (q, draw) = ((node.w / n) as f32, ((node.d / n) as f32).clamp(0.0, 1.0));
         Wdl { win: ((1.0 - draw + q) / 2.0).max(0.0), draw, loss: ((1.0 - draw - q) / 2.0).max(0.0) }
     };
     first.for_first(player)
@@ -119,7 +103,6 @@ pub(crate) fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
         moves,
         value: wdl.value(),
         wdl,
-        own_wdl: own_wdl(root, mover),
         raw_value: super::node::sign(mover) * root.raw,
         simulations: search.simulations(),
         visits: root.visits,

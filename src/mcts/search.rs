@@ -438,7 +438,7 @@ impl<G: Game> Search<G> {
     fn finish_simulation(&mut self, value: f32, draw: f32) {
         self.max_depth = self.max_depth.max(self.path.len() as u32 - 1);
         let path = std::mem::take(&mut self.path);
-        self.backup(&path, (value, draw), (value, draw));
+        self.backup(&path, value, draw);
         self.path = path;
         self.done += 1;
     }
@@ -450,15 +450,12 @@ impl<G: Game> Search<G> {
         let paths = std::mem::take(&mut self.paths);
         for leaf in &pending {
             let (node, entry) = (leaf.node as usize, leaf.entry as usize);
+            let wdl = batch.value(entry);
             // An evaluator's nonsense (NaN, infinities) counts as a draw rather than
-            // poisoning every sum above it; a position won by the rules is won.
-            let mover = self.tree[node].mover;
-            let sane = |wdl: Wdl| {
-                let wdl = if [wdl.win, wdl.draw, wdl.loss].iter().all(|x| x.is_finite()) { wdl } else { Wdl::DRAW };
-                let wdl = if leaf.winning_move.is_some() { Wdl::WIN } else { wdl };
-                wdl.for_first(mover)
-            };
-            let (wdl, own) = (sane(batch.value(entry)), sane(batch.own_value(entry)));
+            // poisoning every sum above it.
+            let wdl = if [wdl.win, wdl.draw, wdl.loss].iter().all(|x| x.is_finite()) { wdl } else { Wdl::DRAW };
+            let wdl = if leaf.winning_move.is_some() { Wdl::WIN } else { wdl };
+            let wdl = wdl.for_first(self.tree[node].mover);
             let one_hot: Vec<f32>;
             let priors = match leaf.winning_move {
                 Some(win) => {
@@ -485,8 +482,7 @@ impl<G: Game> Search<G> {
             let n = &mut self.tree[node];
             n.kind = NodeKind::Decision;
             n.raw = wdl.value();
-            let path = &paths[leaf.path.0 as usize..leaf.path.1 as usize];
-            self.backup(path, (wdl.value(), wdl.draw), (own.value(), own.draw));
+            self.backup(&paths[leaf.path.0 as usize..leaf.path.1 as usize], wdl.value(), wdl.draw);
             // The root's own evaluation is not one of the search's simulations (as in
             // `mctx`): Sequential Halving shares them among the root's children.
             if node != ROOT {
@@ -500,39 +496,36 @@ impl<G: Game> Search<G> {
     }
 
     /// Adds a simulation's value (from `First`'s view) and draw probability to the nodes
-    /// of `path`, ending each one's visit in flight: `steer` to the sums the search
-    /// steers by, `own` (the evaluator's own, see [`Batch::own_value`]) to the others.
-    fn backup(&mut self, path: &[u32], steer: (f32, f32), own: (f32, f32)) {
-        let widen = |(value, draw): (f32, f32)| [value as f64, draw as f64];
-        let (mut steer, mut own) = (widen(steer), widen(own));
+    /// of `path`, ending each one's visit in flight.
+    fn backup(&mut self, path: &[u32], value: f32, draw: f32) {
+        let (mut dw, mut dd) = (value as f64, draw as f64);
         for &i in path.iter().rev() {
             let i = i as usize;
             let node = &mut self.tree[i];
             node.in_flight -= 1;
             node.visits += 1;
             if node.kind != NodeKind::Chance {
-                node.w += steer[0];
-                node.d += steer[1];
-                node.own_w += own[0];
-                node.own_d += own[1];
+                node.w += dw;
+                node.d += dd;
                 continue;
             }
-            // Σ p·Q over the visited outcomes, renormalized over them; the change of each
-            // sum goes on up.
-            let mut sums = [0.0f64; 5];
+            // Σ p·Q over the visited outcomes, renormalized over them.
+            let (mut p, mut q, mut d) = (0.0f64, 0.0f64, 0.0f64);
             for child in self.tree.children(i) {
                 if child.visits > 0 {
-                    let (prior, n) = (child.prior as f64, child.visits as f64);
-                    let means = [1.0, child.w / n, child.d / n, child.own_w / n, child.own_d / n];
-                    sums.iter_mut().zip(means).for_each(|(sum, mean)| *sum += prior * mean);
+                    let prior = child.prior as f64;
+                    p += prior;
+                    q += prior * child.w / child.visits as f64;
+                    d += prior * child.d / child.visits as f64;
                 }
             }
             let node = &mut self.tree[i];
-            let scale = node.visits as f64 / sums[0];
-            let new = [sums[1] * scale, sums[2] * scale, sums[3] * scale, sums[4] * scale];
-            steer = [new[0] - node.w, new[1] - node.d];
-            own = [new[2] - node.own_w, new[3] - node.own_d];
-            [node.w, node.d, node.own_w, node.own_d] = new;
+            let visits = node.visits as f64;
+            let (w, dsum) = (visits * q / p, visits * d / p);
+            dw = w - node.w;
+            dd = dsum - node.d;
+            node.w = w;
+            node.d = dsum;
         }
     }
 

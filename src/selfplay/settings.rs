@@ -24,24 +24,11 @@ pub struct SelfPlaySettings {
     /// are recorded, as in KataGo: every value target is then a full search's root value
     /// or its game's outcome, never a cheap search's.
     pub record_cheap: bool,
-    /// Whether the root value a sample learns is the search's mean of the net's own
-    /// values rather than of the values it steered by. They differ only where the search
-    /// mixes the settled material count into its values (`[search] rules_value` = w): a
-    /// net trained on the mix learns w of material back every generation, so what it
-    /// knew beyond material shrinks by 1 − w a generation; its own values keep it.
-    pub learn_own_value: bool,
 }
 
 impl Default for SelfPlaySettings {
     fn default() -> Self {
-        SelfPlaySettings {
-            threads: 0,
-            parallel_games: 64,
-            max_plies: 400,
-            shard_samples: 4096,
-            record_cheap: true,
-            learn_own_value: false,
-        }
+        SelfPlaySettings { threads: 0, parallel_games: 64, max_plies: 400, shard_samples: 4096, record_cheap: true }
     }
 }
 
