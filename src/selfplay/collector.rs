@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
+use super::settings::{RootValue, SelfPlaySettings};
 use super::shard::{write_shard, ShardError};
 use super::worker::{PolicyTargets, SelfPlayJob};
 use crate::eval::GameRecord;
@@ -54,6 +55,8 @@ pub(super) struct Collector<G: Game> {
     worker: usize,
     /// Whether cheaply searched moves become samples.
     record_cheap: bool,
+    /// Which root value the samples learn.
+    root_value: RootValue,
     shards: u64,
     event: String,
     policy_targets: Option<PolicyTargets<G>>,
@@ -67,9 +70,9 @@ pub(super) struct Collector<G: Game> {
 }
 
 impl<G: Encoding> Collector<G> {
-    /// A collector writing worker `worker`'s shards of `job`; cheaply searched moves
-    /// become samples only with `record_cheap`.
-    pub fn new(job: &SelfPlayJob<G>, worker: usize, record_cheap: bool) -> Collector<G> {
+    /// A collector writing worker `worker`'s shards of `job`, its samples as `settings`
+    /// say (`record_cheap`, `root_value`).
+    pub fn new(job: &SelfPlayJob<G>, worker: usize, settings: &SelfPlaySettings) -> Collector<G> {
         let prefix = &job.prefix;
         Collector {
             in_flight: HashMap::new(),
@@ -79,7 +82,8 @@ impl<G: Encoding> Collector<G> {
             dir: job.out_dir.clone(),
             prefix: prefix.to_string(),
             worker,
-            record_cheap,
+            record_cheap: settings.record_cheap,
+            root_value: settings.root_value,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
             policy_targets: job.policy_targets,
@@ -156,7 +160,10 @@ impl<G: Encoding> Collector<G> {
             Some(Some(player)) if player == position.to_move() => [1.0, 0.0, 0.0],
             Some(Some(_)) => [0.0, 0.0, 1.0],
         };
-        let wdl = record.result.wdl;
+        let wdl = match self.root_value {
+            RootValue::Mean => record.result.wdl,
+            RootValue::Best => record.result.best_wdl,
+        };
         let targets =
             Targets { outcome, root: [wdl.win, wdl.draw, wdl.loss], full: record.result.full, ply: record.ply as u32 };
         self.waiting.push(&self.planes, &self.policy, targets);
