@@ -148,4 +148,3 @@ fn respects_node_limits_and_stops() {
     let report = Expectimax::new(1).search(&game, &Limits::movetime(Duration::from_millis(50)), &mut |_| {});
     assert!(started.elapsed() < Duration::from_secs(30) && report.best.is_some());
 }
-
