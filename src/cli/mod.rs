@@ -12,6 +12,7 @@ mod serve;
 mod status;
 mod train;
 mod uci;
+mod value_check;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -50,6 +51,9 @@ enum Command {
     Export(export::Args),
     /// Print Xiangqi moves in another notation (ICCS, WXF or Chinese), playing them in turn.
     Notation(notation::Args),
+    /// Measure how well players' scores of the positions of recorded Xiangqi games foretell
+    /// how those games ended (a net's value against a material count, without a match).
+    ValueCheck(value_check::Args),
 }
 
 /// Which game a command works on.
@@ -77,5 +81,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Plot(args) => plot::run(args),
         Command::Export(args) => export::run(args),
         Command::Notation(args) => notation::run(args),
+        Command::ValueCheck(args) => value_check::run(args),
     }
 }

@@ -14,6 +14,7 @@ pub mod record;
 mod spec;
 mod starts;
 pub mod stats;
+mod value_check;
 
 pub use alphabeta::{AlphaBetaPlayer, Searcher};
 pub use arena::{run_match, MatchConfig, MatchResult, Start};
@@ -28,6 +29,7 @@ pub use record::GameRecord;
 pub use spec::{Playable, PlayerSpec};
 pub use starts::{banqi_starts, xiangqi_starts};
 pub use stats::{elo_estimate, likelihood_of_superiority, EloEstimate, Score, Sprt, SprtDecision};
+pub use value_check::{judged_positions, value_check, Judged, ValueCheck};
 
 use crate::search::Limits;
 

@@ -1,0 +1,165 @@
+//! How well a player's judgement of positions foretells how games end: positions of
+//! recorded games, each scored by the player at a small fixed budget, against the
+//! result of its game from the mover's view. On games no net trained on (a ladder's
+//! round robin between classical players, say) it says whether a net's value knows more
+//! than a material count, without playing a match.
+
+use crate::eval::{GameRecord, Player, PlayerError};
+use crate::game::xiangqi::Xiangqi;
+use crate::game::{Game, Player as Side, Status};
+use crate::search::{Limits, Score};
+
+/// A position of a recorded game and that game's result from its mover's view.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The position.
+    pub position: Xiangqi,
+    /// 1 if the side to move went on to win, 0 for a draw, −1 for a loss.
+    pub result: i8,
+}
+
+/// Every `every`-th position (from the first) of each Xiangqi record that is not over,
+/// with its game's result. Records that fail to replay are an error naming the round.
+pub fn judged_positions(records: &[GameRecord], every: usize) -> Result<Vec<Judged>, String> {
+    let every = every.max(1);
+    let mut positions = Vec::new();
+    for record in records {
+        let winner = match record.result.as_str() {
+            "1-0" => Some(Side::First),
+            "0-1" => Some(Side::Second),
+            "1/2-1/2" => None,
+            other => return Err(format!("game {}: unknown result `{other}`", record.round)),
+        };
+        let mut game = Xiangqi::from_text(&record.start).map_err(|e| format!("game {}: {e}", record.round))?;
+        for (ply, text) in record.moves.iter().enumerate() {
+            if ply % every == 0 && !matches!(game.status(), Status::Over { .. }) {
+                let result = match winner {
+                    None => 0,
+                    Some(side) if side == game.to_move() => 1,
+                    Some(_) => -1,
+                };
+                positions.push(Judged { position: game.clone(), result });
+            }
+            let mv = game.parse_move(text).map_err(|e| format!("game {}, move {}: {e}", record.round, ply + 1))?;
+            game.play(mv);
+        }
+    }
+    Ok(positions)
+}
+
+/// How well one player's scores order positions by their games' results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueCheck {
+    /// Positions scored.
+    pub positions: usize,
+    /// Of two positions whose games ended differently for their movers, the share the
+    /// player scores in the order of the results (ties count half): 0.5 knows nothing,
+    /// 1 never errs.
+    pub concordance: f64,
+    /// The mean result (mover's view: win 1, draw 0, loss −1) of the positions the player
+    /// scores lowest, in the middle and highest, a third of them each.
+    pub by_third: [f64; 3],
+}
+
+/// Scores every position with `player` under `limits`, each as the first of a new game
+/// (no search tree or table carried from the one before), and measures the scores
+/// against the results.
+pub fn value_check(
+    player: &mut dyn Player<Xiangqi>,
+    positions: &[Judged],
+    limits: &Limits,
+) -> Result<ValueCheck, PlayerError> {
+    let mut scored = Vec::with_capacity(positions.len());
+    for judged in positions {
+        player.new_game()?;
+        let report = player.think(&judged.position, limits, &mut |_| {})?;
+        scored.push((rank_key(report.score), judged.result));
+    }
+    Ok(measure(&mut scored))
+}
+
+/// A number that orders scores as they rank: nearer mates beyond every centipawn score.
+fn rank_key(score: Score) -> f64 {
+    match score {
+        Score::Cp(cp) => cp as f64,
+        Score::Mate(moves) if moves > 0 => 1e9 - moves as f64,
+        Score::Mate(moves) => -1e9 - moves as f64,
+    }
+}
+
+/// The concordance and the thirds of `(score, result)` pairs (sorted here by score).
+fn measure(scored: &mut [(f64, i8)]) -> ValueCheck {
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let n = scored.len();
+    let third = |k: usize| {
+        let part = &scored[k * n / 3..(k + 1) * n / 3];
+        part.iter().map(|&(_, r)| r as f64).sum::<f64>() / part.len().max(1) as f64
+    };
+    // Concordance by ranks (Mann–Whitney): walk the positions in score order, a group of
+    // tied scores at a time; each is ahead of every earlier position whose game ended
+    // worse for its mover, and level with the tied ones.
+    let mut concordant = 0.0;
+    let mut below = [0.0f64; 3];
+    let mut start = 0;
+    while start < n {
+        let end = start + scored[start..].iter().take_while(|s| s.0 == scored[start].0).count();
+        let mut tied = [0.0f64; 3];
+        for &(_, result) in &scored[start..end] {
+            tied[(result + 1) as usize] += 1.0;
+        }
+        for better in 0..3 {
+            for worse in 0..better {
+                concordant += tied[better] * (below[worse] + 0.5 * tied[worse]);
+            }
+        }
+        for (b, t) in below.iter_mut().zip(tied) {
+            *b += t;
+        }
+        start = end;
+    }
+    let pairs = below[2] * (below[1] + below[0]) + below[1] * below[0];
+    ValueCheck {
+        positions: n,
+        concordance: if pairs > 0.0 { concordant / pairs } else { 0.5 },
+        by_third: [third(0), third(1), third(2)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(pairs: &[(f64, i8)]) -> ValueCheck {
+        measure(&mut pairs.to_vec())
+    }
+
+    #[test]
+    fn concordance_counts_ordered_pairs_and_ties_half() {
+        // Every win scored above every draw above every loss.
+        assert_eq!(check(&[(-2.0, -1), (0.0, 0), (3.0, 1)]).concordance, 1.0);
+        // The reverse.
+        assert_eq!(check(&[(2.0, -1), (0.0, 0), (-3.0, 1)]).concordance, 0.0);
+        // All level: half.
+        assert_eq!(check(&[(1.0, -1), (1.0, 0), (1.0, 1)]).concordance, 0.5);
+        // A win and a loss in order, a draw level with the loss: pairs (W,L) 1,
+        // (W,D) 1, (D,L) ½ of 3.
+        assert_eq!(check(&[(0.0, -1), (0.0, 0), (5.0, 1)]).concordance, 2.5 / 3.0);
+        // Positions with the same result make no pairs.
+        assert_eq!(check(&[(9.0, 1), (-9.0, 1)]).concordance, 0.5);
+    }
+
+    #[test]
+    fn thirds_are_the_mean_results_in_score_order() {
+        let result = check(&[(5.0, 1), (-5.0, -1), (0.0, 0), (6.0, 1), (-6.0, -1), (1.0, 1)]);
+        assert_eq!(result.by_third, [-1.0, 0.5, 1.0]);
+        assert_eq!(result.positions, 6);
+    }
+
+    #[test]
+    fn mates_rank_beyond_centipawns_and_nearer_first() {
+        assert!(rank_key(Score::Mate(1)) > rank_key(Score::Mate(3)));
+        assert!(rank_key(Score::Mate(3)) > rank_key(Score::Cp(100_000)));
+        assert!(rank_key(Score::Mate(-1)) < rank_key(Score::Mate(-3)));
+        assert!(rank_key(Score::Mate(-3)) < rank_key(Score::Cp(-100_000)));
+    }
+}
