@@ -49,6 +49,8 @@ fn a_material_count_orders_every_position_and_a_random_player_none() {
     assert_eq!(material.positions, 8);
     assert_eq!(material.concordance, 1.0);
     assert_eq!((material.by_third[0], material.by_third[2]), (-1.0, 1.0));
+    // Positions of equal material all ended alike: no pair to order beyond material.
+    assert_eq!(material.beyond_material, 0.5);
     assert_eq!(check("random", 1).concordance, 0.5);
 }
 

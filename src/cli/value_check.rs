@@ -12,8 +12,8 @@ use xiangqi_zero::search::Limits;
 /// Arguments of `value-check`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// A player to measure (`net(sims=1,quiet=1):FILE`, `mcts:sims=1,eval=quiescence`,
-    /// `alphabeta:depth=1`, …); repeat for several, all on the same positions.
+    /// A player to measure (`net(sims=1,quiet=1):FILE`, `mcts:sims=1,eval=quiescence`, …);
+    /// repeat for several, all on the same positions.
     #[arg(long, required = true)]
     player: Vec<String>,
     /// Game records as the arena writes them (`games.jsonl` of `eval --out` or of a run's
@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
     every: u64,
     /// Each score's budget: simulations of an MCTS or net player (1: the evaluation of the
-    /// position alone), nodes of alpha-beta.
+    /// position alone), nodes of another player.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
 }
@@ -50,15 +50,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("no positions to score in {} games", records.len());
     }
     println!("{} positions (every {} plies) of {} games", positions.len(), args.every, records.len());
-    println!("{:>11}  {:>24}  player", "concordance", "mean result by thirds");
+    println!("{:>11}  {:>15}  {:>23}  player", "concordance", "beyond material", "mean result by thirds");
     let limits = Limits::nodes(args.nodes);
     for (spec, text) in specs.iter().zip(&args.player) {
         let mut player = Xiangqi::player(spec, 1).map_err(|e| anyhow!(e))?;
         let check = value_check(player.as_mut(), &positions, &limits).map_err(|e| anyhow!("{text}: {e}"))?;
         let [low, mid, top] = check.by_third;
-        println!("{:>11.3}  {low:>+7.2} {mid:>+7.2} {top:>+7.2}   {text}", check.concordance);
+        println!(
+            "{:>11.3}  {:>15.3}  {low:>+7.2} {mid:>+7.2} {top:>+7.2}  {text}",
+            check.concordance, check.beyond_material
+        );
     }
     println!("(concordance: of two positions whose games ended differently for their movers, the share");
-    println!(" scored in the order of the results, 0.5 knowing nothing; thirds: low, middle, top scores)");
+    println!(" scored in the order of the results, 0.5 knowing nothing; beyond material: the same over");
+    println!(" pairs of equal settled material; thirds: the positions scored low, middle, top)");
     Ok(())
 }

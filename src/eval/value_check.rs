@@ -7,6 +7,7 @@
 use crate::eval::{GameRecord, Player, PlayerError};
 use crate::game::xiangqi::Xiangqi;
 use crate::game::{Game, Player as Side, Status};
+use crate::mcts::Material;
 use crate::search::{Limits, Score};
 
 /// A position of a recorded game and that game's result from its mover's view.
@@ -16,6 +17,9 @@ pub struct Judged {
     pub position: Xiangqi,
     /// 1 if the side to move went on to win, 0 for a draw, −1 for a loss.
     pub result: i8,
+    /// The material balance once the captures on the board settle, in soldiers from the
+    /// mover's view ([`Material::settled_material`]).
+    pub balance: f32,
 }
 
 /// Every `every`-th position (from the first) of each Xiangqi record that is not over,
@@ -38,7 +42,7 @@ pub fn judged_positions(records: &[GameRecord], every: usize) -> Result<Vec<Judg
                     Some(side) if side == game.to_move() => 1,
                     Some(_) => -1,
                 };
-                positions.push(Judged { position: game.clone(), result });
+                positions.push(Judged { position: game.clone(), result, balance: game.settled_material() });
             }
             let mv = game.parse_move(text).map_err(|e| format!("game {}, move {}: {e}", record.round, ply + 1))?;
             game.play(mv);
@@ -56,6 +60,9 @@ pub struct ValueCheck {
     /// player scores in the order of the results (ties count half): 0.5 knows nothing,
     /// 1 never errs.
     pub concordance: f64,
+    /// The same over the pairs of positions whose settled material balances are equal:
+    /// what the player knows beyond counting material (a material count scores 0.5).
+    pub beyond_material: f64,
     /// The mean result (mover's view: win 1, draw 0, loss −1) of the positions the player
     /// scores lowest, in the middle and highest, a third of them each.
     pub by_third: [f64; 3],
@@ -73,9 +80,20 @@ pub fn value_check(
     for judged in positions {
         player.new_game()?;
         let report = player.think(&judged.position, limits, &mut |_| {})?;
-        scored.push((rank_key(report.score), judged.result));
+        let (balance, score, result) = (judged.balance, rank_key(report.score), judged.result);
+        scored.push(Scored { index: scored.len(), balance, score, result });
     }
     Ok(measure(&mut scored))
+}
+
+/// One position's settled balance, the player's score and the game's result.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    /// The position's place in the games, which orders tied scores.
+    index: usize,
+    balance: f32,
+    score: f64,
+    result: i8,
 }
 
 /// A number that orders scores as they rank: nearer mates beyond every centipawn score.
@@ -87,25 +105,42 @@ fn rank_key(score: Score) -> f64 {
     }
 }
 
-/// The concordance and the thirds of `(score, result)` pairs (sorted here by score).
-fn measure(scored: &mut [(f64, i8)]) -> ValueCheck {
-    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+/// The concordances and the thirds of the scored positions (reordered here).
+fn measure(scored: &mut [Scored]) -> ValueCheck {
+    let share = |(concordant, pairs): (f64, f64)| if pairs > 0.0 { concordant / pairs } else { 0.5 };
+    // Within each balance, in score order.
+    scored.sort_by(|a, b| a.balance.total_cmp(&b.balance).then(a.score.total_cmp(&b.score)));
+    let mut within = (0.0, 0.0);
+    for group in scored.chunk_by(|a, b| a.balance == b.balance) {
+        let (concordant, pairs) = ordered_pairs(group);
+        within = (within.0 + concordant, within.1 + pairs);
+    }
+    // Tied scores in game order, not in the balance order just used.
+    scored.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.index.cmp(&b.index)));
     let n = scored.len();
     let third = |k: usize| {
         let part = &scored[k * n / 3..(k + 1) * n / 3];
-        part.iter().map(|&(_, r)| r as f64).sum::<f64>() / part.len().max(1) as f64
+        part.iter().map(|s| s.result as f64).sum::<f64>() / part.len().max(1) as f64
     };
-    // Concordance by ranks (Mann–Whitney): walk the positions in score order, a group of
-    // tied scores at a time; each is ahead of every earlier position whose game ended
-    // worse for its mover, and level with the tied ones.
+    ValueCheck {
+        positions: n,
+        concordance: share(ordered_pairs(scored)),
+        beyond_material: share(within),
+        by_third: [third(0), third(1), third(2)],
+    }
+}
+
+/// Of the pairs of positions (in score order) whose games ended differently for their
+/// movers, how many the scores put in the order of the results (ties count half), and
+/// how many there are: Mann–Whitney's count, a group of tied scores at a time, each
+/// position ahead of every earlier one whose game ended worse and level with the tied.
+fn ordered_pairs(in_score_order: &[Scored]) -> (f64, f64) {
     let mut concordant = 0.0;
     let mut below = [0.0f64; 3];
-    let mut start = 0;
-    while start < n {
-        let end = start + scored[start..].iter().take_while(|s| s.0 == scored[start].0).count();
+    for group in in_score_order.chunk_by(|a, b| a.score == b.score) {
         let mut tied = [0.0f64; 3];
-        for &(_, result) in &scored[start..end] {
-            tied[(result + 1) as usize] += 1.0;
+        for s in group {
+            tied[(s.result + 1) as usize] += 1.0;
         }
         for better in 0..3 {
             for worse in 0..better {
@@ -115,22 +150,22 @@ fn measure(scored: &mut [(f64, i8)]) -> ValueCheck {
         for (b, t) in below.iter_mut().zip(tied) {
             *b += t;
         }
-        start = end;
     }
-    let pairs = below[2] * (below[1] + below[0]) + below[1] * below[0];
-    ValueCheck {
-        positions: n,
-        concordance: if pairs > 0.0 { concordant / pairs } else { 0.5 },
-        by_third: [third(0), third(1), third(2)],
-    }
+    (concordant, below[2] * (below[1] + below[0]) + below[1] * below[0])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Positions of one balance, each `(score, result)`.
     fn check(pairs: &[(f64, i8)]) -> ValueCheck {
-        measure(&mut pairs.to_vec())
+        let mut scored: Vec<Scored> = pairs
+            .iter()
+            .enumerate()
+            .map(|(index, &(score, result))| Scored { index, balance: 0.0, score, result })
+            .collect();
+        measure(&mut scored)
     }
 
     #[test]
@@ -146,6 +181,21 @@ mod tests {
         assert_eq!(check(&[(0.0, -1), (0.0, 0), (5.0, 1)]).concordance, 2.5 / 3.0);
         // Positions with the same result make no pairs.
         assert_eq!(check(&[(9.0, 1), (-9.0, 1)]).concordance, 0.5);
+    }
+
+    #[test]
+    fn beyond_material_compares_positions_of_equal_balance_only() {
+        // A chariot up wins and scores high; a chariot down loses and scores low: the
+        // overall order is right, but among equal balances the scores are backwards.
+        let mut positions: Vec<Scored> = [(9.0, 10.0, 1), (9.0, 11.0, 0), (-9.0, -10.0, 0), (-9.0, -9.5, -1)]
+            .into_iter()
+            .enumerate()
+            .map(|(index, (balance, score, result))| Scored { index, balance, score, result })
+            .collect();
+        let check = measure(&mut positions);
+        assert_eq!(check.beyond_material, 0.0);
+        // Of the five pairs with different results, three are in order.
+        assert_eq!(check.concordance, 3.0 / 5.0);
     }
 
     #[test]
