@@ -38,10 +38,6 @@ pub struct SearchResult<M> {
     pub value: f32,
     /// The same as win/draw/loss.
     pub wdl: Wdl,
-    /// The most visited move's W/D/L from the mover's view (`wdl` when no move was
-    /// visited): the root value backed up by the move the search prefers, not averaged
-    /// over every move it tried. Self-play's value target with `root_value = "best"`.
-    pub best_wdl: Wdl,
     /// The evaluator's own value of the root, from the mover's view.
     pub raw_value: f32,
     /// Simulations of this search.
@@ -102,10 +98,8 @@ pub(crate) fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
         Vec::new()
     };
     let wdl = wdl(root, mover);
-    let best = most_visited(tree, ROOT);
     SearchResult {
-        best_wdl: best.filter(|&i| moves[i].visits > 0).map_or(wdl, |i| self::wdl(&tree.children(ROOT)[i], mover)),
-        best: best.map(|i| moves[i].mv),
+        best: most_visited(tree, ROOT).map(|i| moves[i].mv),
         moves,
         value: wdl.value(),
         wdl,

@@ -13,7 +13,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
-use super::settings::{RootValue, SelfPlaySettings};
 use super::shard::{write_shard, ShardError};
 use super::worker::{PolicyTargets, SelfPlayJob};
 use crate::eval::GameRecord;
@@ -55,8 +54,6 @@ pub(super) struct Collector<G: Game> {
     worker: usize,
     /// Whether cheaply searched moves become samples.
     record_cheap: bool,
-    /// Which root value the samples learn.
-    root_value: RootValue,
     shards: u64,
     event: String,
     policy_targets: Option<PolicyTargets<G>>,
@@ -70,9 +67,9 @@ pub(super) struct Collector<G: Game> {
 }
 
 impl<G: Encoding> Collector<G> {
-    /// A collector writing worker `worker`'s shards of `job`, its samples as `settings`
-    /// say (`record_cheap`, `root_value`).
-    pub fn new(job: &SelfPlayJob<G>, worker: usize, settings: &SelfPlaySettings) -> Collector<G> {
+    /// A collector writing worker `worker`'s shards of `job`; cheaply searched moves
+    /// become samples only with `record_cheap`.
+    pub fn new(job: &SelfPlayJob<G>, worker: usize, record_cheap: bool) -> Collector<G> {
         let prefix = &job.prefix;
         Collector {
             in_flight: HashMap::new(),
@@ -82,8 +79,7 @@ impl<G: Encoding> Collector<G> {
             dir: job.out_dir.clone(),
             prefix: prefix.to_string(),
             worker,
-            record_cheap: settings.record_cheap,
-            root_value: settings.root_value,
+            record_cheap,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
             policy_targets: job.policy_targets,
@@ -160,10 +156,7 @@ impl<G: Encoding> Collector<G> {
             Some(Some(player)) if player == position.to_move() => [1.0, 0.0, 0.0],
             Some(Some(_)) => [0.0, 0.0, 1.0],
         };
-        let wdl = match self.root_value {
-            RootValue::Mean => record.result.wdl,
-            RootValue::Best => record.result.best_wdl,
-        };
+        let wdl = record.result.wdl;
         let targets =
             Targets { outcome, root: [wdl.win, wdl.draw, wdl.loss], full: record.result.full, ply: record.ply as u32 };
         self.waiting.push(&self.planes, &self.policy, targets);

@@ -24,7 +24,7 @@ pub use collector::shard_games;
 pub use evaluator::{Inference, NetEvaluator};
 pub use progress::{SelfPlayProgress, SelfPlayReport};
 pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};
-pub use settings::{RootValue, SelfPlaySettings};
+pub use settings::SelfPlaySettings;
 pub use shard::{read_shard, write_shard, ShardError};
 pub use threads::on_worker_threads;
 pub use worker::{play_games, PolicyTargets, SelfPlayJob};

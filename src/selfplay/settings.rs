@@ -24,33 +24,11 @@ pub struct SelfPlaySettings {
     /// are recorded, as in KataGo: every value target is then a full search's root value
     /// or its game's outcome, never a cheap search's.
     pub record_cheap: bool,
-    /// Which root value a sample learns (with `[train] root_value_weight` above 0).
-    pub root_value: RootValue,
-}
-
-/// The root value a self-play sample learns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RootValue {
-    /// The root's mean over every simulation (lc0's and KataGo's root value). With few
-    /// simulations spread over many moves this is the value of playing them all, blunders
-    /// included.
-    #[default]
-    Mean,
-    /// The most visited move's mean: the value of the move the search prefers.
-    Best,
 }
 
 impl Default for SelfPlaySettings {
     fn default() -> Self {
-        SelfPlaySettings {
-            threads: 0,
-            parallel_games: 64,
-            max_plies: 400,
-            shard_samples: 4096,
-            record_cheap: true,
-            root_value: RootValue::Mean,
-        }
+        SelfPlaySettings { threads: 0, parallel_games: 64, max_plies: 400, shard_samples: 4096, record_cheap: true }
     }
 }
 
