@@ -80,8 +80,8 @@ pub fn value_check(
     for judged in positions {
         player.new_game()?;
         let report = player.think(&judged.position, limits, &mut |_| {})?;
-        let (balance, score, result) = (judged.balance, rank_key(report.score), judged.result);
-        scored.push(Scored { index: scored.len(), balance, score, result });
+        let score = rank_key(report.score);
+        scored.push(Scored { index: scored.len(), balance: judged.balance, score, result: judged.result });
     }
     Ok(measure(&mut scored))
 }
@@ -158,14 +158,19 @@ fn ordered_pairs(in_score_order: &[Scored]) -> (f64, f64) {
 mod tests {
     use super::*;
 
-    /// Positions of one balance, each `(score, result)`.
-    fn check(pairs: &[(f64, i8)]) -> ValueCheck {
-        let mut scored: Vec<Scored> = pairs
+    /// The measures of positions given as `(balance, score, result)`, in game order.
+    fn measured(positions: &[(f32, f64, i8)]) -> ValueCheck {
+        let mut scored: Vec<Scored> = positions
             .iter()
             .enumerate()
-            .map(|(index, &(score, result))| Scored { index, balance: 0.0, score, result })
+            .map(|(index, &(balance, score, result))| Scored { index, balance, score, result })
             .collect();
         measure(&mut scored)
+    }
+
+    /// Positions of one balance, each `(score, result)`.
+    fn check(pairs: &[(f64, i8)]) -> ValueCheck {
+        measured(&pairs.iter().map(|&(score, result)| (0.0, score, result)).collect::<Vec<_>>())
     }
 
     #[test]
@@ -187,12 +192,7 @@ mod tests {
     fn beyond_material_compares_positions_of_equal_balance_only() {
         // A chariot up wins and scores high; a chariot down loses and scores low: the
         // overall order is right, but among equal balances the scores are backwards.
-        let mut positions: Vec<Scored> = [(9.0, 10.0, 1), (9.0, 11.0, 0), (-9.0, -10.0, 0), (-9.0, -9.5, -1)]
-            .into_iter()
-            .enumerate()
-            .map(|(index, (balance, score, result))| Scored { index, balance, score, result })
-            .collect();
-        let check = measure(&mut positions);
+        let check = measured(&[(9.0, 10.0, 1), (9.0, 11.0, 0), (-9.0, -10.0, 0), (-9.0, -9.5, -1)]);
         assert_eq!(check.beyond_material, 0.0);
         // Of the five pairs with different results, three are in order.
         assert_eq!(check.concordance, 3.0 / 5.0);
