@@ -60,8 +60,9 @@ pub struct SearchConfig {
     /// Weight of the noise in the root priors.
     pub dirichlet_epsilon: f32,
 
-    /// Temperature of the move played (PUCT) at the start of the game: moves are drawn in
-    /// proportion to `visits^(1/T)`; 0 plays the most visited move.
+    /// Temperature of the move played at the start of the game. PUCT draws moves in
+    /// proportion to `visits^(1/T)` (0 plays the most visited move); Gumbel scales the
+    /// Gumbel draws of a cheap search by `T` (a full search draws at 1), with noise on.
     pub temperature: f32,
     /// The temperature it decays to.
     pub temperature_end: f32,

@@ -243,7 +243,7 @@ impl<G: Game> Search<G> {
             RootSelection::Gumbel => {
                 if !self.root.ready {
                     // No simulation ran on this root (a full tree): no Gumbel draws yet.
-                    self.root.prepare(&mut self.tree, &self.config, &mut self.rng, false, 0);
+                    self.root.prepare(&mut self.tree, &self.config, &mut self.rng, false, ply, 0);
                 }
                 let [sigma, _] = &mut self.scratch;
                 self.root.gumbel_choice(&self.tree, &self.config, sigma)?

@@ -40,14 +40,18 @@ impl RootState {
         self.clean.clear();
     }
 
-    /// Prepares the expanded root for a search of `simulations` simulations; `full`
-    /// searches get the noise and forced playouts the config asks for.
+    /// Prepares the expanded root, `ply` plies into the game, for a search of
+    /// `simulations` simulations; `full` searches get the noise and forced playouts the
+    /// config asks for. With noise on, Gumbel's draws sample the move played: at full
+    /// strength in a full search, at the schedule's temperature in a cheap one (as PUCT
+    /// draws its moves).
     pub fn prepare<M: Copy, O: Copy, R: Rng>(
         &mut self,
         tree: &mut Tree<M, O>,
         config: &SearchConfig,
         rng: &mut R,
         full: bool,
+        ply: usize,
         simulations: u32,
     ) {
         let range = tree[ROOT].child_range();
@@ -79,8 +83,14 @@ impl RootState {
             RootSelection::Gumbel => {
                 self.logits.clear();
                 self.logits.extend(self.clean.iter().map(|&p| gumbel::logit(p)));
+                let scale = match (config.noise, full) {
+                    (false, _) => 0.0,
+                    (true, true) => 1.0,
+                    (true, false) => config.temperature_at(ply),
+                };
                 self.gumbel.clear();
-                self.gumbel.extend((0..range.len()).map(|_| if noisy { noise::gumbel(rng) } else { 0.0 }));
+                self.gumbel
+                    .extend((0..range.len()).map(|_| if scale > 0.0 { scale * noise::gumbel(rng) } else { 0.0 }));
                 let considered = config.gumbel_considered.min(range.len() as u32);
                 self.schedule = gumbel::considered_visits(considered, simulations);
                 self.forced = false;

@@ -305,7 +305,8 @@ impl<G: Game> Search<G> {
                 // Sequential Halving plans for the simulations asked for; a search
                 // bounded only by time plans for the config's number.
                 let planned = if self.target == u32::MAX { self.config.simulations } else { self.target.min(1 << 22) };
-                self.root.prepare(&mut self.tree, &self.config, &mut self.rng, self.full, planned);
+                let (full, ply) = (self.full, self.game.plies_played());
+                self.root.prepare(&mut self.tree, &self.config, &mut self.rng, full, ply, planned);
             }
             match self.descend(batch) {
                 Descent::Leaf => added += 1,
