@@ -304,7 +304,7 @@ fn cheap_gumbel_moves(temperature: f32) -> HashSet<String> {
 
 #[test]
 fn cheap_gumbel_searches_draw_their_moves_at_the_schedules_temperature() {
-    // Every first move draws; at temperature 0 the search plays its one favourite, at 1
+    // Every first move leads to a drawn game (all values 0); at temperature 0 the search plays its one favourite, at 1
     // the Gumbel draws spread the games over several openings.
     assert_eq!(cheap_gumbel_moves(0.0).len(), 1);
     let spread = cheap_gumbel_moves(1.0);

@@ -16,7 +16,8 @@ pub struct RootState {
     pub clean: Vec<f32>,
     /// The children's visits when this search began.
     pub base: Vec<u32>,
-    /// Gumbel: the noise `g` of each child (0 without noise).
+    /// Gumbel: the noise `g` of each child (0 without noise; times the temperature in a
+    /// cheap search).
     pub gumbel: Vec<f32>,
     /// Gumbel: the children's prior logits.
     pub logits: Vec<f32>,
@@ -41,10 +42,10 @@ impl RootState {
     }
 
     /// Prepares the expanded root, `ply` plies into the game, for a search of
-    /// `simulations` simulations; `full` searches get the noise and forced playouts the
-    /// config asks for. With noise on, Gumbel's draws sample the move played: at full
-    /// strength in a full search, at the schedule's temperature in a cheap one (as PUCT
-    /// draws its moves).
+    /// `simulations` simulations. With noise on, `full` PUCT searches get Dirichlet noise
+    /// (and forced playouts where asked for); Gumbel's draws, which sample the move
+    /// played, are at scale 1 in a full search and at the temperature of `ply` in a cheap
+    /// one (as PUCT draws its moves).
     pub fn prepare<M: Copy, O: Copy, R: Rng>(
         &mut self,
         tree: &mut Tree<M, O>,
