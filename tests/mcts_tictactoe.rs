@@ -273,7 +273,7 @@ fn gumbel_with_16_simulations_picks_optimal_moves_and_improves_the_policy() {
     assert!(misled > 100, "{misled}");
 }
 
-/// The moves that cheap (not full) Gumbel searches of 16 simulations with noise on play
+/// The moves that cheap (not full) Gumbel searches of 9 simulations (one per move) with noise on play
 /// from the empty board, one search per seed, at the constant temperature `temperature`.
 fn cheap_gumbel_moves(temperature: f32) -> HashSet<String> {
     let mut evaluator = OracleEvaluator(Solver::new());
@@ -282,12 +282,12 @@ fn cheap_gumbel_moves(temperature: f32) -> HashSet<String> {
         noise: true,
         temperature,
         temperature_end: temperature,
-        ..config(16, 4)
+        ..config(9, 4)
     };
     (0..40)
         .map(|seed| {
             let mut search = Search::new(TicTacToe::start(), config.clone(), seed);
-            search.start(16, false);
+            search.start(9, false);
             let mut batch = Batch::new();
             while !search.finished() {
                 batch.clear();
@@ -304,8 +304,8 @@ fn cheap_gumbel_moves(temperature: f32) -> HashSet<String> {
 
 #[test]
 fn cheap_gumbel_searches_draw_their_moves_at_the_schedules_temperature() {
-    // Every first move leads to a drawn game (all values 0); at temperature 0 the search plays its one favourite, at 1
-    // the Gumbel draws spread the games over several openings.
+    // Every first move leads to a drawn game (all values 0): at temperature 0 the search
+    // plays its one favourite, at 1 the Gumbel draws spread the games over several openings.
     assert_eq!(cheap_gumbel_moves(0.0).len(), 1);
     let spread = cheap_gumbel_moves(1.0);
     assert!(spread.len() >= 3, "{spread:?}");

@@ -62,7 +62,8 @@ pub struct SearchConfig {
 
     /// Temperature of the move played at the start of the game. PUCT draws moves in
     /// proportion to `visits^(1/T)` (0 plays the most visited move); Gumbel, with noise on,
-    /// scales a cheap search's Gumbel draws by `T` (a full search draws at 1).
+    /// draws a cheap search's move among its most visited by Gumbel draws times `T` (a
+    /// full search's own draws are at 1).
     pub temperature: f32,
     /// The temperature it decays to.
     pub temperature_end: f32,
@@ -78,9 +79,8 @@ pub struct SearchConfig {
 
     /// KataGo's playout-cap randomization: with `Some(n)`, a move is searched fully
     /// (`simulations`, with noise, recorded for training) with probability
-    /// `full_search_probability` and otherwise cheaply with `n` simulations (no Dirichlet
-    /// noise or forced playouts; Gumbel draws at the temperature; recorded only with
-    /// `record_cheap`).
+    /// `full_search_probability` and otherwise cheaply with `n` simulations (no noise, not
+    /// recorded).
     pub cheap_simulations: Option<u32>,
     /// The share of fully searched moves under playout-cap randomization.
     pub full_search_probability: f32,

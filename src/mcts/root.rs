@@ -16,8 +16,7 @@ pub struct RootState {
     pub clean: Vec<f32>,
     /// The children's visits when this search began.
     pub base: Vec<u32>,
-    /// Gumbel: the noise `g` of each child (0 without noise; times the temperature in a
-    /// cheap search).
+    /// Gumbel: the noise `g` of each child (0 without noise).
     pub gumbel: Vec<f32>,
     /// Gumbel: the children's prior logits.
     pub logits: Vec<f32>,
@@ -41,18 +40,14 @@ impl RootState {
         self.clean.clear();
     }
 
-    /// Prepares the expanded root, `ply` plies into the game, for a search of
-    /// `simulations` simulations. With noise on, `full` PUCT searches get Dirichlet noise
-    /// (and forced playouts where asked for); Gumbel's draws, which sample the move
-    /// played, are at scale 1 in a full search and at the temperature of `ply` in a cheap
-    /// one (as PUCT draws its moves).
+    /// Prepares the expanded root for a search of `simulations` simulations; `full`
+    /// searches get the noise and forced playouts the config asks for.
     pub fn prepare<M: Copy, O: Copy, R: Rng>(
         &mut self,
         tree: &mut Tree<M, O>,
         config: &SearchConfig,
         rng: &mut R,
         full: bool,
-        ply: usize,
         simulations: u32,
     ) {
         let range = tree[ROOT].child_range();
@@ -84,20 +79,20 @@ impl RootState {
             RootSelection::Gumbel => {
                 self.logits.clear();
                 self.logits.extend(self.clean.iter().map(|&p| gumbel::logit(p)));
-                let scale = match (config.noise, full) {
-                    (false, _) => 0.0,
-                    (true, true) => 1.0,
-                    (true, false) => config.temperature_at(ply),
-                };
-                self.gumbel.clear();
-                self.gumbel
-                    .extend((0..range.len()).map(|_| if scale > 0.0 { scale * noise::gumbel(rng) } else { 0.0 }));
+                self.draw_gumbel(rng, if noisy { 1.0 } else { 0.0 });
                 let considered = config.gumbel_considered.min(range.len() as u32);
                 self.schedule = gumbel::considered_visits(considered, simulations);
                 self.forced = false;
             }
         }
         self.ready = true;
+    }
+
+    /// Draws the root children's Gumbel noise afresh, times `scale` (0: none).
+    pub fn draw_gumbel<R: Rng>(&mut self, rng: &mut R, scale: f32) {
+        let moves = self.logits.len();
+        self.gumbel.clear();
+        self.gumbel.extend((0..moves).map(|_| if scale > 0.0 { scale * noise::gumbel(rng) } else { 0.0 }));
     }
 
     /// The visits of each root child in this search so far, in flight included.

@@ -85,7 +85,7 @@ pub struct Search<G: Game> {
     /// Simulations wanted in the current search, and finished so far.
     target: u32,
     done: u32,
-    /// Whether the current search is a full one (full noise, forced playouts, recorded).
+    /// Whether the current search is a full one (noise, forced playouts, recorded).
     pub(crate) full: bool,
     pending: Vec<Pending>,
     paths: Vec<u32>,
@@ -175,8 +175,7 @@ impl<G: Game> Search<G> {
     }
 
     /// Starts a new search of `simulations` simulations from the current root; a `full`
-    /// search gets the root noise and forced playouts the config asks for (a cheap one
-    /// under Gumbel: its draws at the temperature).
+    /// search gets the root noise and forced playouts the config asks for.
     pub fn start(&mut self, simulations: u32, full: bool) {
         assert!(self.pending.is_empty(), "a search starts with no leaf in flight");
         self.target = simulations;
@@ -306,14 +305,7 @@ impl<G: Game> Search<G> {
                 // Sequential Halving plans for the simulations asked for; a search
                 // bounded only by time plans for the config's number.
                 let planned = if self.target == u32::MAX { self.config.simulations } else { self.target.min(1 << 22) };
-                self.root.prepare(
-                    &mut self.tree,
-                    &self.config,
-                    &mut self.rng,
-                    self.full,
-                    self.game.plies_played(),
-                    planned,
-                );
+                self.root.prepare(&mut self.tree, &self.config, &mut self.rng, self.full, planned);
             }
             match self.descend(batch) {
                 Descent::Leaf => added += 1,
