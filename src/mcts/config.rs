@@ -60,10 +60,8 @@ pub struct SearchConfig {
     /// Weight of the noise in the root priors.
     pub dirichlet_epsilon: f32,
 
-    /// Temperature of the move played at the start of the game. PUCT draws moves in
-    /// proportion to `visits^(1/T)` (0 plays the most visited move); Gumbel, with noise on,
-    /// draws a cheap search's move among its most visited by Gumbel draws times `T` (a
-    /// full search's own draws are at 1).
+    /// Temperature of the move played (PUCT) at the start of the game: moves are drawn in
+    /// proportion to `visits^(1/T)`; 0 plays the most visited move.
     pub temperature: f32,
     /// The temperature it decays to.
     pub temperature_end: f32,

@@ -232,9 +232,7 @@ fn prune_forced_playouts<M: Copy, O: Copy>(
 
 impl<G: Game> Search<G> {
     /// The move to play after the search at `ply` plies into the game: Gumbel's
-    /// Sequential Halving winner (after a cheap self-play search, the most visited move
-    /// maximizing `T·g + logit + σ(q̂)` with fresh Gumbel draws `g`: a draw among them at
-    /// the schedule's temperature `T`), or (PUCT) a draw in proportion to the policy target
+    /// Sequential Halving winner, or (PUCT) a draw in proportion to the policy target
     /// raised to `1/T` for the temperature `T` of the schedule — the most visited move
     /// at `T` = 0. `None` when the root has no move.
     pub fn choose_move(&mut self, ply: usize) -> Option<G::Move> {
@@ -246,13 +244,6 @@ impl<G: Game> Search<G> {
                 if !self.root.ready {
                     // No simulation ran on this root (a full tree): no Gumbel draws yet.
                     self.root.prepare(&mut self.tree, &self.config, &mut self.rng, false, 0);
-                }
-                if self.config.noise && !self.full {
-                    // A cheap search drew no noise (its moves were the prior's favourites):
-                    // its move is drawn among the most visited at the schedule's temperature,
-                    // as PUCT's are.
-                    let temperature = self.config.temperature_at(ply);
-                    self.root.draw_gumbel(&mut self.rng, temperature);
                 }
                 let [sigma, _] = &mut self.scratch;
                 self.root.gumbel_choice(&self.tree, &self.config, sigma)?

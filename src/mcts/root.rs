@@ -79,20 +79,14 @@ impl RootState {
             RootSelection::Gumbel => {
                 self.logits.clear();
                 self.logits.extend(self.clean.iter().map(|&p| gumbel::logit(p)));
-                self.draw_gumbel(rng, if noisy { 1.0 } else { 0.0 });
+                self.gumbel.clear();
+                self.gumbel.extend((0..range.len()).map(|_| if noisy { noise::gumbel(rng) } else { 0.0 }));
                 let considered = config.gumbel_considered.min(range.len() as u32);
                 self.schedule = gumbel::considered_visits(considered, simulations);
                 self.forced = false;
             }
         }
         self.ready = true;
-    }
-
-    /// Draws the root children's Gumbel noise afresh, times `scale` (0: none).
-    pub fn draw_gumbel<R: Rng>(&mut self, rng: &mut R, scale: f32) {
-        let moves = self.logits.len();
-        self.gumbel.clear();
-        self.gumbel.extend((0..moves).map(|_| if scale > 0.0 { scale * noise::gumbel(rng) } else { 0.0 }));
     }
 
     /// The visits of each root child in this search so far, in flight included.
