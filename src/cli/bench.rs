@@ -115,9 +115,9 @@ enum What {
         cost_us: u64,
     },
     /// Self-play of the 6×64 reference net (random weights) on Xiangqi with the training
-    /// search settings: simulations/s over the net's own positions/s at the same batch on
-    /// the same threads (1.0 = everything but the forward pass is free), median of the
-    /// runs' ratios.
+    /// search settings, or of a config's net with its self-play search (`--config`):
+    /// simulations/s over the net's own positions/s at the same batch on the same threads
+    /// (1.0 = everything but the forward pass is free), median of the runs' ratios.
     Selfplay {
         /// The evaluator's batch size (each worker plays as many games at once).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
@@ -134,6 +134,11 @@ enum What {
         /// Seconds of self-play per run.
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// A Xiangqi config whose net size, `[search]` (the rules' help and root search
+        /// included) and games at once are measured instead; `--batch` and `--sims` are
+        /// then the config's.
+        #[arg(long, conflicts_with_all = ["batch", "sims"])]
+        config: Option<PathBuf>,
     },
     /// `serve` under load: one local game watched by many spectators over real WebSocket
     /// connections on loopback; the time from a move's frame to its `state` frame at each
@@ -168,8 +173,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             train(runs, steps, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize), batch as usize)?
         }
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
-        What::Selfplay { batch, sims, threads, runs, seconds } => {
-            selfplay(batch as usize, sims, threads, runs, seconds)?
+        What::Selfplay { batch, sims, threads, runs, seconds, config } => {
+            let setup = match config {
+                Some(path) => SelfplaySetup::from_config(&path)?,
+                None => SelfplaySetup::reference(batch as usize, sims),
+            };
+            selfplay(setup, threads, runs, seconds)?
         }
         What::Web { spectators, moves } => web(spectators as usize, moves as usize)?,
     }
@@ -595,28 +604,56 @@ fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// What `bench selfplay` measures: a net (random weights), the self-play search and the
+/// games each worker plays at once.
+struct SelfplaySetup {
+    net: NetConfig,
+    search: xiangqi_zero::mcts::SearchConfig,
+    games: usize,
+}
+
+impl SelfplaySetup {
+    /// The 6×64 reference net under the training preset, `sims` simulations a full search
+    /// (cheap searches the preset's, at most that), `batch` games at once.
+    fn reference(batch: usize, sims: u32) -> Self {
+        let training = xiangqi_zero::mcts::SearchConfig::training();
+        let search = xiangqi_zero::mcts::SearchConfig {
+            simulations: sims,
+            cheap_simulations: training.cheap_simulations.map(|cheap| cheap.min(sims)),
+            batch_size: batch,
+            ..training
+        };
+        SelfplaySetup { net: NetConfig::new::<Xiangqi>(6, 64), search, games: batch }
+    }
+
+    /// The net size, self-play search and games at once of the Xiangqi config at `path`.
+    fn from_config(path: &std::path::Path) -> anyhow::Result<Self> {
+        let config = xiangqi_zero::config::Config::load(path)?;
+        if config.game != xiangqi_zero::config::GameName::Xiangqi {
+            bail!("{}: `bench selfplay` measures Xiangqi configs", path.display());
+        }
+        let network = config.network;
+        let net = NetConfig::new::<Xiangqi>(network.blocks, network.channels).with_count_value(network.count_value);
+        Ok(SelfplaySetup { net, search: config.search, games: config.selfplay.parallel_games })
+    }
+}
+
 /// Self-play speed against the network's (see `What::Selfplay`).
-fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) -> anyhow::Result<()> {
+fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds: f64) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
     use burn::tensor::Device;
-    use xiangqi_zero::mcts::SearchConfig;
+    use xiangqi_zero::mcts::Guided;
     use xiangqi_zero::nn::{CpuNet, Encoding, Net};
     use xiangqi_zero::selfplay::{
         on_worker_threads, play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress, SelfPlaySettings,
     };
 
-    let config = NetConfig::new::<Xiangqi>(6, 64);
+    let SelfplaySetup { net: config, search, games } = setup;
+    let (batch, sims) = (search.batch_size, search.simulations);
     let net = CpuNet::new(&Net::new(config, &Device::flex()));
-    let training = SearchConfig::training();
-    let search = SearchConfig {
-        simulations: sims,
-        cheap_simulations: training.cheap_simulations.map(|cheap| cheap.min(sims)),
-        batch_size: batch,
-        ..training
-    };
-    let settings = SelfPlaySettings { threads, parallel_games: batch, ..SelfPlaySettings::default() };
+    let settings = SelfPlaySettings { threads, parallel_games: games, ..SelfPlaySettings::default() };
     settings.validate().map_err(anyhow::Error::msg)?;
     let workers = settings.workers();
     let dir = std::env::temp_dir().join(format!("xiangqi-zero-bench-selfplay-{}", std::process::id()));
@@ -657,7 +694,7 @@ fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) ->
                 std::thread::sleep(run_for);
                 stop.store(true, Ordering::Relaxed);
             });
-            let evaluator = NetEvaluator::new(Inference::Cpu(net.clone()));
+            let evaluator = Guided::new(NetEvaluator::new(Inference::Cpu(net.clone())), &search);
             play_games(evaluator, &search, &settings, &job, &stop, &SelfPlayProgress::new())
         })?;
         results.push((report.simulations_per_second(), net_rate));
@@ -666,10 +703,11 @@ fn selfplay(batch: usize, sims: u32, threads: usize, runs: u32, seconds: f64) ->
     results.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
     let (selfplay_rate, net_rate) = results[results.len() / 2];
     println!(
-        "selfplay xiangqi {}×{} net, {workers} worker(s) of {} thread(s), batch {batch}, {sims} simulations: {:.3}x the net's positions/s ({selfplay_rate:.0} simulations/s vs {net_rate:.0}, median of {runs}; aim 0.9)",
+        "selfplay xiangqi {}×{} net, {workers} worker(s) of {} thread(s), {games} games at once, batch {batch}, {sims} simulations, {:?} root: {:.3}x the net's positions/s ({selfplay_rate:.0} simulations/s vs {net_rate:.0}, median of {runs}; aim 0.9)",
         config.blocks,
         config.channels,
         (rayon::current_num_threads() / workers).max(1),
+        search.root,
         selfplay_rate / net_rate
     );
     Ok(())
