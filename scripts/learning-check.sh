@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Does training learn? Trains GAME's tiny config from scratch for MINUTES minutes, then
-# plays the final net against generation 0 (the random net), against the last bootstrap
-# generation (the last one trained on the material search's games: does the net's own
-# self-play add to them?) and against `alphabeta:depth=1`, at each fixed search budget of
+# plays the final net against the last bootstrap generation (the last one trained on the
+# material search's games: does the net's own self-play add to them?), against
+# `alphabeta:depth=1` and against generation 0 (the random net), at each fixed search budget of
 # SIMS (simulations per move; default "800 100": the budget of play, where the rules' help
 # in the search decides most games, and a small one, where the net's own value and policy
 # weigh more), printing W/D/L and Elo with its 95% interval.
@@ -54,11 +54,12 @@ if [ -n "$material" ]; then help+=",material=$material"; fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
 bootstrap=$(sed -n 's/^bootstrap_generations *= *\([0-9]*\).*/\1/p' "$config")
 for sims in $budgets; do
-  opponents=("net(sims=$sims$help):$run/models/gen0000.safetensors")
+  # The two matches the issue's marks read come first; generation 0 last.
+  opponents=()
   if [ -n "$bootstrap" ] && [ "$bootstrap" -gt 0 ] && [ "$bootstrap" -lt "$generation" ]; then
     opponents+=("net(sims=$sims$help):$(printf '%s/models/gen%04d.safetensors' "$run" "$bootstrap")")
   fi
-  opponents+=("alphabeta:depth=1")
+  opponents+=("alphabeta:depth=1" "net(sims=$sims$help):$run/models/gen0000.safetensors")
   echo
   echo "final net: $final (generation $generation), $sims simulations per move"
   for opponent in "${opponents[@]}"; do
