@@ -13,6 +13,7 @@ use crate::eval::PlayerSpec;
 use crate::game::xiangqi::RepetitionRule;
 use crate::game::{banqi, xiangqi};
 use crate::mcts::{MaterialEvaluator, SearchConfig};
+use crate::nn::{Encoding, NetConfig};
 use crate::selfplay::SelfPlaySettings;
 use crate::train::TrainSettings;
 
@@ -110,6 +111,13 @@ pub struct NetworkSettings {
     /// (`NetConfig::count_value`).
     #[serde(default)]
     pub count_value: bool,
+}
+
+impl NetworkSettings {
+    /// The shape of this net for game `G`.
+    pub fn net_config<G: Encoding>(&self) -> NetConfig {
+        NetConfig::new::<G>(self.blocks, self.channels).with_count_value(self.count_value)
+    }
 }
 
 /// `[rules]`: the rule options of the game played (each game reads its own keys).

@@ -8,9 +8,11 @@ use clap::{Args as ClapArgs, Subcommand};
 
 use super::bench_peer::{self, Engine, Protocol, PyTorch, PyTorchJob};
 use super::GameKind;
+use xiangqi_zero::config::{Config, GameName};
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
+use xiangqi_zero::mcts::SearchConfig;
 use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
@@ -608,7 +610,7 @@ fn mcts(sims: u32, runs: u32, batch: usize, cost_us: u64) -> anyhow::Result<()> 
 /// games each worker plays at once.
 struct SelfplaySetup {
     net: NetConfig,
-    search: xiangqi_zero::mcts::SearchConfig,
+    search: SearchConfig,
     games: usize,
 }
 
@@ -616,8 +618,8 @@ impl SelfplaySetup {
     /// The 6×64 reference net under the training preset, `sims` simulations a full search
     /// (cheap searches the preset's, at most that), `batch` games at once.
     fn reference(batch: usize, sims: u32) -> Self {
-        let training = xiangqi_zero::mcts::SearchConfig::training();
-        let search = xiangqi_zero::mcts::SearchConfig {
+        let training = SearchConfig::training();
+        let search = SearchConfig {
             simulations: sims,
             cheap_simulations: training.cheap_simulations.map(|cheap| cheap.min(sims)),
             batch_size: batch,
@@ -628,12 +630,11 @@ impl SelfplaySetup {
 
     /// The net size, self-play search and games at once of the Xiangqi config at `path`.
     fn from_config(path: &std::path::Path) -> anyhow::Result<Self> {
-        let config = xiangqi_zero::config::Config::load(path)?;
-        if config.game != xiangqi_zero::config::GameName::Xiangqi {
+        let config = Config::load(path)?;
+        if config.game != GameName::Xiangqi {
             bail!("{}: `bench selfplay` measures Xiangqi configs", path.display());
         }
-        let network = config.network;
-        let net = NetConfig::new::<Xiangqi>(network.blocks, network.channels).with_count_value(network.count_value);
+        let net = config.network.net_config::<Xiangqi>();
         Ok(SelfplaySetup { net, search: config.search, games: config.selfplay.parallel_games })
     }
 }

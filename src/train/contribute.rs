@@ -10,7 +10,7 @@ use super::game::TrainableGame;
 use super::run::{net_player, policy_targets, RunError, RunOptions};
 use super::run_dir::{generation_name, RunDir};
 use crate::config::Config;
-use crate::nn::{Net, NetConfig};
+use crate::nn::Net;
 use crate::selfplay::{play_games, SelfPlayJob, SelfPlayProgress};
 
 /// Plays games for the run of `config` in `dir` in rounds of one generation's games
@@ -22,8 +22,7 @@ pub fn contribute<G: TrainableGame>(
     options: &RunOptions,
     games: Option<u64>,
 ) -> Result<u64, RunError> {
-    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels)
-        .with_count_value(config.network.count_value);
+    let shape = config.network.net_config::<G>();
     let new_game = G::new_game(config).map_err(RunError)?;
     let mut played = 0;
     let mut round = 0u64;

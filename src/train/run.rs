@@ -23,7 +23,7 @@ use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
 use crate::mcts::{residual_targets, Guided};
-use crate::nn::{Net, NetConfig};
+use crate::nn::Net;
 use crate::selfplay::{
     play_games, read_shard, shard_games, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob,
     SelfPlayProgress, SelfPlayReport, ShardError,
@@ -70,8 +70,7 @@ pub enum RunEnd {
 /// Runs (or resumes) the run of `config` in `dir` until `options.generations` are complete.
 pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions) -> Result<RunEnd, RunError> {
     dir.create().map_err(fail)?;
-    let shape = NetConfig::new::<G>(config.network.blocks, config.network.channels)
-        .with_count_value(config.network.count_value);
+    let shape = config.network.net_config::<G>();
     let autodiff = options.device.clone().autodiff();
     let (mut trainer, mut state) = match dir.read_state().map_err(fail)? {
         Some(state) => {
