@@ -44,7 +44,10 @@ generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 help=""
 if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet=1"; fi
 if grep -q '^residual_policy *= *true' "$config"; then help+=",residual=1"; fi
-rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
+# The rules' share in the priors when the net plays (`play_rules_prior`), else the one
+# self-play used (`rules_prior`).
+rules=$(sed -n 's/^play_rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
+if [ -z "$rules" ]; then rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config"); fi
 if [ -n "$rules" ]; then help+=",rules=$rules"; fi
 # The settled count's share in the values when the net plays (`play_rules_value`), else
 # the one self-play used (`rules_value`).

@@ -119,6 +119,10 @@ pub struct SearchConfig {
     /// self-play may lean on the settled count more than play does. `rules_value` when
     /// left out.
     pub play_rules_value: Option<f32>,
+    /// `rules_prior` when the trained net plays: self-play may read the net's policy
+    /// (so that its games follow what the net learned) while play keeps the rules'
+    /// priors. `rules_prior` when left out.
+    pub play_rules_prior: Option<f32>,
 }
 
 impl Default for SearchConfig {
@@ -156,6 +160,7 @@ impl Default for SearchConfig {
             residual_policy: false,
             rules_value: 0.0,
             play_rules_value: None,
+            play_rules_prior: None,
         }
     }
 }
@@ -179,13 +184,13 @@ impl SearchConfig {
 
     /// The search a net trained under this (self-play) search plays with: the defaults
     /// of play, `simulations`, and the same help from the rules (quiet leaves, rules
-    /// priors and values) it learned under, the values' share `play_rules_value` where
-    /// given.
+    /// priors and values) it learned under, the shares `play_rules_prior` and
+    /// `play_rules_value` where given.
     pub fn for_play(&self, simulations: u32) -> SearchConfig {
         SearchConfig {
             simulations,
             quiet_leaves: self.quiet_leaves,
-            rules_prior: self.rules_prior,
+            rules_prior: self.play_rules_prior.unwrap_or(self.rules_prior),
             residual_policy: self.residual_policy,
             rules_value: self.play_rules_value.unwrap_or(self.rules_value),
             ..SearchConfig::default()
@@ -200,7 +205,7 @@ impl SearchConfig {
 
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 15] = [
+        let checks: [(bool, &str); 16] = [
             (self.simulations >= 1, "simulations must be at least 1"),
             ((1..=4096).contains(&self.batch_size), "batch_size must be 1 to 4096"),
             (self.c_puct > 0.0, "c_puct must be positive"),
@@ -218,6 +223,10 @@ impl SearchConfig {
             (
                 self.play_rules_value.is_none_or(|share| (0.0..=1.0).contains(&share)),
                 "play_rules_value must be in [0, 1]",
+            ),
+            (
+                self.play_rules_prior.is_none_or(|share| (0.0..=1.0).contains(&share)),
+                "play_rules_prior must be in [0, 1]",
             ),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
@@ -257,6 +266,17 @@ mod tests {
         assert!(selfplay.validate().is_ok());
         let wrong = SearchConfig { play_rules_value: Some(1.5), ..selfplay };
         assert!(wrong.validate().unwrap_err().contains("play_rules_value"));
+    }
+
+    #[test]
+    fn play_takes_its_own_share_of_the_rules_priors_where_given() {
+        let selfplay = SearchConfig { rules_prior: 0.5, ..SearchConfig::training() };
+        assert_eq!(selfplay.for_play(800).rules_prior, 0.5);
+        let selfplay = SearchConfig { play_rules_prior: Some(1.0), ..selfplay };
+        assert_eq!((selfplay.rules_prior, selfplay.for_play(800).rules_prior), (0.5, 1.0));
+        assert!(selfplay.validate().is_ok());
+        let wrong = SearchConfig { play_rules_prior: Some(-0.1), ..selfplay };
+        assert!(wrong.validate().unwrap_err().contains("play_rules_prior"));
     }
 
     #[test]
