@@ -4,6 +4,9 @@
 //! capture-and-check priors mixed into the evaluator's, and the residual policy: the
 //! evaluator's priors times the rules' weights, whose targets divide by them.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::{
@@ -173,5 +176,60 @@ fn residual_targets_divide_the_visits_by_the_rules_weights_so_the_search_gets_th
     let priors = residual_priors(net, &game);
     for (mv, visits) in [("a0a5", 0.5), ("a0b0", 0.3), ("d0e0", 0.2)] {
         assert!((prior_of(&priors, mv) - visits).abs() < 1e-6, "{mv}: {priors:?}");
+    }
+}
+
+/// An evaluator that counts the positions it is asked about (in `positions`), then
+/// answers as `inner`.
+struct Counting<E> {
+    inner: E,
+    positions: Rc<Cell<usize>>,
+}
+
+impl<E: Evaluator<Xiangqi>> Evaluator<Xiangqi> for Counting<E> {
+    fn evaluate(&mut self, batch: &mut Batch<Xiangqi>) {
+        self.positions.set(self.positions.get() + batch.len());
+        self.inner.evaluate(batch);
+    }
+}
+
+#[test]
+fn with_the_rules_priors_alone_each_leaf_costs_one_position() {
+    // Two leaves with captures to settle (a0a5 then i9i0; the lone horse taken) and one
+    // with none (the horse defended).
+    let leaves = [
+        "5k2r/9/9/9/r8/9/9/9/9/R2K4C w - - 0 1",
+        "5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1",
+        "r4k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1",
+    ];
+    let answers = |rules_prior: f32| {
+        let config = SearchConfig { quiet_leaves: true, rules_prior, rules_value: 0.5, ..SearchConfig::default() };
+        let mut batch = Batch::new();
+        leaves.iter().for_each(|fen| _ = batch.push(&position(fen)));
+        let positions = Rc::new(Cell::new(0));
+        let counting = Counting { inner: MaterialEvaluator::default(), positions: Rc::clone(&positions) };
+        Guided::new(counting, &config).evaluate(&mut batch);
+        let values: Vec<f32> = (0..leaves.len()).map(|i| batch.value(i).value()).collect();
+        let priors: Vec<Vec<f32>> = (0..leaves.len()).map(|i| batch.priors(i).to_vec()).collect();
+        (positions.get(), values, priors)
+    };
+    // Reading the evaluator's priors costs a second position for each leaf to settle.
+    let (read, values_read, _) = answers(0.5);
+    assert_eq!(read, 5);
+    // With the rules' priors alone the leaves to settle are asked about their quiet
+    // positions only: the same values, and the priors are the rules' weights.
+    let (alone, values, priors) = answers(1.0);
+    assert_eq!(alone, 3);
+    for (value, expected) in values.iter().zip(&values_read) {
+        assert!((value - expected).abs() < 1e-6, "{values:?} against {values_read:?}");
+    }
+    let game = position(leaves[1]);
+    let mut weights = vec![0.0; priors[1].len()];
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    game.move_weights(&moves, &mut weights);
+    let total: f32 = weights.iter().sum();
+    for (prior, weight) in priors[1].iter().zip(&weights) {
+        assert!((prior - weight / total).abs() < 1e-6, "{priors:?}");
     }
 }

@@ -107,14 +107,23 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
 
     /// Settles every leaf's captures once (its balance into `balances`) and, with quiet
     /// leaves, replaces the value of every leaf with captures to settle by the value at
-    /// the end of them.
-    fn settle_leaves(&mut self, batch: &mut Batch<G>) {
+    /// the end of them. With `leaves_read` false the inner evaluator has not been asked
+    /// about the leaves: each leaf with nothing to settle is then asked about itself, in
+    /// the same call as the quiet positions.
+    fn settle_leaves(&mut self, batch: &mut Batch<G>, leaves_read: bool) {
         self.quiet.clear();
         self.leaves.clear();
         self.balances.clear();
         for i in 0..batch.len() {
             self.balances.push(batch.game(i).settled_line(&mut self.line));
-            if !self.quiet_leaves || self.line.is_empty() {
+            if !self.quiet_leaves {
+                continue;
+            }
+            if self.line.is_empty() {
+                if !leaves_read {
+                    self.quiet.push(batch.game(i));
+                    self.leaves.push((i, false));
+                }
                 continue;
             }
             let leaf = batch.game(i);
@@ -166,12 +175,18 @@ fn normalize(values: &mut [f32]) {
 
 impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
     fn evaluate(&mut self, batch: &mut Batch<G>) {
-        self.inner.evaluate(batch);
+        // With the rules' priors alone and quiet leaves, nothing of the inner evaluator's
+        // answer at a leaf with captures to settle is used: it is asked about each leaf's
+        // quiet position only, one position a leaf.
+        let leaves_read = !self.quiet_leaves || self.residual_policy || self.rules_prior < 1.0;
+        if leaves_read {
+            self.inner.evaluate(batch);
+        }
         if self.residual_policy || self.rules_prior > 0.0 {
             self.help_priors(batch);
         }
         if self.quiet_leaves || self.rules_value > 0.0 {
-            self.settle_leaves(batch);
+            self.settle_leaves(batch, leaves_read);
         }
         if self.rules_value > 0.0 {
             self.mix_rules_values(batch);
