@@ -141,6 +141,10 @@ enum What {
         /// then the config's.
         #[arg(long, conflicts_with_all = ["batch", "sims"])]
         config: Option<PathBuf>,
+        /// A trained net of the config's size (safetensors) playing instead of random
+        /// weights: a trained net's searches reach other leaves.
+        #[arg(long, requires = "config")]
+        model: Option<PathBuf>,
     },
     /// `serve` under load: one local game watched by many spectators over real WebSocket
     /// connections on loopback; the time from a move's frame to its `state` frame at each
@@ -175,9 +179,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             train(runs, steps, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize), batch as usize)?
         }
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
-        What::Selfplay { batch, sims, threads, runs, seconds, config } => {
+        What::Selfplay { batch, sims, threads, runs, seconds, config, model } => {
             let setup = match config {
-                Some(path) => SelfplaySetup::from_config(&path)?,
+                Some(path) => SelfplaySetup::from_config(&path, model)?,
                 None => SelfplaySetup::reference(batch as usize, sims),
             };
             selfplay(setup, threads, runs, seconds)?
@@ -612,6 +616,8 @@ struct SelfplaySetup {
     net: NetConfig,
     search: SearchConfig,
     games: usize,
+    /// A trained net's weights; random ones when `None`.
+    model: Option<PathBuf>,
 }
 
 impl SelfplaySetup {
@@ -625,17 +631,18 @@ impl SelfplaySetup {
             batch_size: batch,
             ..training
         };
-        SelfplaySetup { net: NetConfig::new::<Xiangqi>(6, 64), search, games: batch }
+        SelfplaySetup { net: NetConfig::new::<Xiangqi>(6, 64), search, games: batch, model: None }
     }
 
-    /// The net size, self-play search and games at once of the Xiangqi config at `path`.
-    fn from_config(path: &std::path::Path) -> anyhow::Result<Self> {
+    /// The net size, self-play search and games at once of the Xiangqi config at `path`,
+    /// with `model`'s weights where given.
+    fn from_config(path: &std::path::Path, model: Option<PathBuf>) -> anyhow::Result<Self> {
         let config = Config::load(path)?;
         if config.game != GameName::Xiangqi {
             bail!("{}: `bench selfplay` measures Xiangqi configs", path.display());
         }
         let net = config.network.net_config::<Xiangqi>();
-        Ok(SelfplaySetup { net, search: config.search, games: config.selfplay.parallel_games })
+        Ok(SelfplaySetup { net, search: config.search, games: config.selfplay.parallel_games, model })
     }
 }
 
@@ -651,9 +658,13 @@ fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds: f64) -> an
         on_worker_threads, play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress, SelfPlaySettings,
     };
 
-    let SelfplaySetup { net: config, search, games } = setup;
+    let SelfplaySetup { net: config, search, games, model } = setup;
     let (batch, sims) = (search.batch_size, search.simulations);
-    let net = CpuNet::new(&Net::new(config, &Device::flex()));
+    let net = match &model {
+        Some(path) => Net::load::<Xiangqi>(path, Some(config), &Device::flex())?,
+        None => Net::new(config, &Device::flex()),
+    };
+    let net = CpuNet::new(&net);
     let settings = SelfPlaySettings { threads, parallel_games: games, ..SelfPlaySettings::default() };
     settings.validate().map_err(anyhow::Error::msg)?;
     let workers = settings.workers();
@@ -701,10 +712,11 @@ fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds: f64) -> an
         results.push((report.simulations_per_second(), net_rate));
     }
     let _ = std::fs::remove_dir_all(&dir);
+    let weights = model.map_or("random weights".to_string(), |path| path.display().to_string());
     results.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
     let (selfplay_rate, net_rate) = results[results.len() / 2];
     println!(
-        "selfplay xiangqi {}×{} net, {workers} worker(s) of {} thread(s), {games} games at once, batch {batch}, {sims} simulations, {:?} root: {:.3}x the net's positions/s ({selfplay_rate:.0} simulations/s vs {net_rate:.0}, median of {runs}; aim 0.9)",
+        "selfplay xiangqi {}×{} net ({weights}), {workers} worker(s) of {} thread(s), {games} games at once, batch {batch}, {sims} simulations, {:?} root: {:.3}x the net's positions/s ({selfplay_rate:.0} simulations/s vs {net_rate:.0}, median of {runs}; aim 0.9)",
         config.blocks,
         config.channels,
         (rayon::current_num_threads() / workers).max(1),
