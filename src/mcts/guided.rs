@@ -121,7 +121,9 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
             }
             if self.line.is_empty() {
                 if !leaves_read {
-                    self.quiet.push(batch.game(i));
+                    // The leaf itself, with the moves the search already generated.
+                    self.quiet.next_slot(batch.game(i));
+                    self.quiet.commit(batch.moves(i));
                     self.leaves.push((i, false));
                 }
                 continue;
