@@ -29,9 +29,8 @@ mkdir -p "$run"
 # The config without evaluations during the run: all the time goes to training.
 sed 's/^every = [0-9]*/every = 0/' "$config" > "$run/learning-check.toml"
 echo "training $config for $minutes minutes into $run"
-# Ctrl-C after the time is up: the run finishes the file it is writing and stops.
-timeout --signal=INT --kill-after=300 "${minutes}m" \
-  "$bin" train --config "$run/learning-check.toml" --run "$run" --generations 1000000 || true
+# When the time is up the run finishes the file it is writing and stops, as on Ctrl-C.
+"$bin" train --config "$run/learning-check.toml" --run "$run" --generations 1000000 --minutes "$minutes"
 
 # The matches are played under the rules the net was trained under, to the end those
 # rules give (no-capture / no-progress limits and repetitions end stalled games), not

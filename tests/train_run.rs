@@ -269,6 +269,27 @@ fn ctrl_c_finishes_the_file_being_written_and_exits_0() {
 }
 
 #[test]
+fn a_time_limit_stops_the_run_as_ctrl_c_does() {
+    let (run, config) = setup("minutes", &micro_config("xiangqi", 6));
+    // Far more generations than 3 seconds hold: only the limit ends this run.
+    let output =
+        train(&["--config", path(&config), "--run", path(&run), "--generations", "100000", "--minutes", "0.05"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("for at most 0.05 min") && stdout.contains("stopped after generation"), "{stdout}");
+    assert!(text(&output.stderr).contains("time is up"), "{}", text(&output.stderr));
+    let dir = RunDir::new(&run);
+    let generation = dir.read_state().unwrap().unwrap().generation;
+    assert_eq!(read_metrics(&dir.metrics()).unwrap().len(), generation as usize);
+    for minutes in ["0", "-1", "soon", "NaN"] {
+        let (run, config) = setup("bad-minutes", &micro_config("xiangqi", 6));
+        let output = train(&["--config", path(&config), "--run", path(&run), &format!("--minutes={minutes}")]);
+        assert_fails(&output, &["--minutes", "minutes above 0"]);
+        assert!(!run.exists(), "{minutes}: a run was started");
+    }
+}
+
+#[test]
 fn teacher_games_after_the_bootstrap_are_shards_of_their_own() {
     let config =
         micro_config("xiangqi", 4).replace("bootstrap_generations = 1", "bootstrap_generations = 1\nteacher_games = 3");

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
 use clap::Args as ClapArgs;
@@ -33,6 +34,10 @@ pub struct Args {
     /// Train until this many generations are complete (default: the config's).
     #[arg(long)]
     generations: Option<u32>,
+    /// Stop after this many minutes (fractions allowed), as Ctrl-C does: the run
+    /// finishes the file it is writing, and `--resume` goes on.
+    #[arg(long, value_parser = positive_minutes)]
+    minutes: Option<f64>,
     /// `cpu`, or a GPU index in a build with `--features cuda` or `wgpu` (default: the config's).
     #[arg(long)]
     device: Option<String>,
@@ -96,10 +101,11 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         generations,
         device: device(args.device.as_deref().unwrap_or(&config.device)).map_err(|e| anyhow!(e))?,
         stop: &STOP,
+        deadline: args.minutes.map(stop_after),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     catch_interrupts();
-    println!("{}", plan(&config, dir.root(), generations));
+    println!("{}", plan(&config, dir.root(), generations, args.minutes));
     let end = match config.game {
         GameName::Xiangqi => run::<Xiangqi>(&config, &dir, &options),
         GameName::Banqi => run::<Banqi>(&config, &dir, &options),
@@ -113,8 +119,28 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A `--minutes` value: a positive number of minutes.
+fn positive_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(minutes) if minutes > 0.0 && minutes <= 1e7 => Ok(minutes),
+        _ => Err(format!("`{text}` is not a number of minutes above 0")),
+    }
+}
+
+/// Sets `STOP` `minutes` from now, as Ctrl-C would; the time it will.
+fn stop_after(minutes: f64) -> Instant {
+    let limit = Duration::from_secs_f64(minutes * 60.0);
+    std::thread::spawn(move || {
+        std::thread::sleep(limit);
+        if !STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("time is up ({minutes} min): finishing the file being written");
+        }
+    });
+    Instant::now() + limit
+}
+
 /// What the run will do and where its results go, printed before it starts.
-fn plan(config: &Config, root: &Path, generations: u32) -> String {
+fn plan(config: &Config, root: &Path, generations: u32, minutes: Option<f64>) -> String {
     let bootstrap = config.run.bootstrap_generations.min(generations);
     let players = match bootstrap {
         0 => "the net plays every generation's games".to_string(),
@@ -132,8 +158,9 @@ fn plan(config: &Config, root: &Path, generations: u32) -> String {
     } else {
         "after the last generation".to_string()
     };
+    let limit = minutes.map_or(String::new(), |minutes| format!(", for at most {minutes} min"));
     format!(
-        "training `{}`: a {} net of {}×{}, {generations} generations of {} self-play games\n  \
+        "training `{}`: a {} net of {}×{}, {generations} generations of {} self-play games{limit}\n  \
          {players}\n  \
          the net is placed on the Elo ladder ({}) {evaluated}\n  \
          results in {}: models/, plots/ (losses, elo, selfplay), metrics.jsonl; \
@@ -180,6 +207,7 @@ pub fn run_selfplay(args: SelfPlayArgs) -> anyhow::Result<()> {
         generations: 0,
         device: device(&args.device).map_err(|e| anyhow!(e))?,
         stop: &STOP,
+        deadline: None,
         progress: false,
     };
     catch_interrupts();

@@ -6,6 +6,8 @@
 //! come. A kind not yet timed is estimated from a [`SpeedProbe`] when there is one (and
 //! the forecast says it is an estimate), else not guessed: the forecast says so instead.
 
+use std::time::Instant;
+
 use super::metrics::GenerationMetrics;
 use super::speed_probe::SpeedProbe;
 use crate::config::Config;
@@ -21,6 +23,8 @@ pub struct Forecast {
     pub untimed_evaluations: u32,
     /// Whether part of `seconds` is the speed probe's estimate rather than timed.
     pub estimated: bool,
+    /// Whether `seconds` is the time left to the run's time limit, which comes first.
+    pub limited: bool,
 }
 
 impl Forecast {
@@ -55,7 +59,7 @@ impl Forecast {
         // The first evaluation to come may also rate the ladder; the later ones do not.
         let mut evaluation = (timed_evaluation, estimate(&|p, plies| p.evaluation_seconds(config, plies, rating)));
         let later_evaluation = (timed_evaluation, estimate(&|p, plies| p.evaluation_seconds(config, plies, false)));
-        let mut forecast = Forecast { seconds: Some(0.0), untimed_evaluations: 0, estimated: false };
+        let mut forecast = Forecast { seconds: Some(0.0), untimed_evaluations: 0, estimated: false, limited: false };
         let add = |forecast: &mut Forecast, (timed, estimate): (Option<f64>, Option<f64>)| {
             forecast.estimated |= timed.is_none() && estimate.is_some();
             timed.or(estimate)
@@ -76,9 +80,22 @@ impl Forecast {
     }
 }
 
+impl Forecast {
+    /// The forecast of a run stopped at `deadline` (when there is one): the time left to
+    /// it where the run would last longer, or where its length is not yet known.
+    pub fn within(self, deadline: Option<Instant>) -> Forecast {
+        let Some(deadline) = deadline else { return self };
+        let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+        match self.seconds {
+            Some(seconds) if seconds <= left => self,
+            _ => Forecast { seconds: Some(left), untimed_evaluations: 0, estimated: false, limited: true },
+        }
+    }
+}
+
 impl std::fmt::Display for Forecast {
     /// `about 12 min left`, `about 3 min left and 2 evaluations`, `roughly 20 min left
-    /// (estimated)`, or what is not yet timed.
+    /// (estimated)`, `about 25 min left (the time limit)`, or what is not yet timed.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let about = if self.estimated { "roughly" } else { "about" };
         match self.seconds {
@@ -89,6 +106,9 @@ impl std::fmt::Display for Forecast {
         }
         if self.estimated {
             write!(f, " (estimated)")?;
+        }
+        if self.limited {
+            write!(f, " (the time limit)")?;
         }
         match self.untimed_evaluations {
             0 => Ok(()),
@@ -148,10 +168,13 @@ mod tests {
     fn a_kind_not_yet_timed_is_not_guessed() {
         let config = config(2, 0);
         let after_one = Forecast::after(&[generation(1, true, 36.0, 0.01, false)], &config, 4, None);
-        assert_eq!(after_one, Forecast { seconds: None, untimed_evaluations: 1, estimated: false });
+        assert_eq!(after_one, Forecast { seconds: None, untimed_evaluations: 1, estimated: false, limited: false });
         assert_eq!(after_one.to_string(), "time left: known once a net generation is timed and an evaluation");
         let bootstrap_only = Forecast::after(&[generation(1, true, 36.0, 0.01, false)], &config, 2, None);
-        assert_eq!(bootstrap_only, Forecast { seconds: Some(36.0), untimed_evaluations: 1, estimated: false });
+        assert_eq!(
+            bootstrap_only,
+            Forecast { seconds: Some(36.0), untimed_evaluations: 1, estimated: false, limited: false }
+        );
     }
 
     /// A probe of 10 ms a bootstrap move, 100 ms a net move (64 simulations, no cheap
@@ -207,5 +230,25 @@ mod tests {
         let forecast = Forecast::after(&done, &config, 4, Some((&probe, false)));
         assert!((forecast.seconds.expect("timed") - 160.0).abs() < 1e-6);
         assert_eq!(forecast.to_string(), "about 3 min left");
+    }
+
+    #[test]
+    fn a_time_limit_that_comes_first_is_the_time_left() {
+        let config = config(0, 0);
+        let done = [generation(1, false, 60.0, 0.02, false)];
+        // 99 generations of 60 s to come; the limit in 10 min.
+        let long = Forecast::after(&done, &config, 100, None);
+        let in_ten_minutes = Some(Instant::now() + std::time::Duration::from_secs(600));
+        let limited = long.within(in_ten_minutes);
+        assert!(limited.limited && (590.0..=600.0).contains(&limited.seconds.expect("the limit")), "{limited:?}");
+        assert_eq!(limited.to_string(), "about 10 min left (the time limit)");
+        // Two generations (2 min) end before it: the forecast stands.
+        let short = Forecast::after(&done, &config, 3, None);
+        assert_eq!(short.within(in_ten_minutes), short);
+        // Not yet timed: the limit is all that is known.
+        let untimed = Forecast::after(&[], &config, 3, None);
+        assert_eq!(untimed.seconds, None);
+        assert!(untimed.within(in_ten_minutes).limited);
+        assert_eq!(long.within(None), long);
     }
 }

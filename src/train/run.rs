@@ -48,6 +48,9 @@ pub struct RunOptions<'a> {
     pub device: Device,
     /// Set by Ctrl-C: finish the file being written and return.
     pub stop: &'a AtomicBool,
+    /// When the caller will set `stop` (`train --minutes`): the time left is counted to
+    /// it where the run would last longer.
+    pub deadline: Option<Instant>,
     /// Draw progress bars (on a terminal).
     pub progress: bool,
 }
@@ -176,7 +179,8 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         }
         if g < options.generations {
             let forecast =
-                Forecast::after(&all, config, options.generations, probe.as_ref().map(|p| (p, !dir.has_ladder())));
+                Forecast::after(&all, config, options.generations, probe.as_ref().map(|p| (p, !dir.has_ladder())))
+                    .within(options.deadline);
             println!("{} | {forecast}", summary_line(&metrics));
         } else {
             println!("{}", summary_line(&metrics));
@@ -202,7 +206,7 @@ fn first_estimate<G: TrainableGame>(
     }
     let probe = SpeedProbe::measure::<G>(config, model, &options.device).map_err(fail)?;
     let rating = !dir.has_ladder();
-    let forecast = Forecast::after(&done, config, options.generations, Some((&probe, rating)));
+    let forecast = Forecast::after(&done, config, options.generations, Some((&probe, rating))).within(options.deadline);
     println!(
         "  {forecast}: from a few seconds' probe of this machine's speed; each generation's line below refines it"
     );
