@@ -78,9 +78,7 @@ impl Forecast {
         }
         forecast
     }
-}
 
-impl Forecast {
     /// The forecast of a run stopped at `deadline` (when there is one): the time left to
     /// it where the run would last longer, or where its length is not yet known.
     pub fn within(self, deadline: Option<Instant>) -> Forecast {
