@@ -17,12 +17,13 @@ mod tensors;
 use tensors::{close, random};
 
 /// `[batch, channels, height, width]` cases: odd and tiny batches, 1 and many channels,
-/// Xiangqi's 10×9 board, Banqi's 4×8, the heads' planes, and 1×1, 2×3, 5×7 boards.
-const SHAPES: [[usize; 4]; 9] = [
+/// Xiangqi's 10×9 board, Banqi's 8×4 (and its transpose), the heads' planes, and 1×1, 2×3, 5×7 boards.
+const SHAPES: [[usize; 4]; 10] = [
     [1, 1, 1, 1],
     [2, 3, 2, 3],
     [7, 64, 10, 9],
     [3, 16, 4, 8],
+    [128, 32, 8, 4],
     [33, 2, 10, 9],
     [5, 1, 10, 9],
     [4, 65, 5, 7],

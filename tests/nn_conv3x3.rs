@@ -23,13 +23,16 @@ fn random(rng: &mut StdRng, dims: [usize; 4], device: &Device) -> Tensor<4> {
 }
 
 /// `[batch, in, out, height, width]` cases: odd and tiny batches, 1 and many channels,
-/// Xiangqi's 10×9 board (17 input planes), Banqi's 4×8 (34), and 1×1, 2×3, 5×7 boards;
+/// Xiangqi's 10×9 board (17 input planes), Banqi's 8×4 (34, and banqi-tiny's 32-channel
+/// trunk) and its transpose, and 1×1, 2×3, 5×7 boards;
 /// 32 and 48 channels for the products' 32-column blocks.
-const SHAPES: [[usize; 5]; 11] = [
+const SHAPES: [[usize; 5]; 13] = [
     [1, 1, 1, 1, 1],
     [2, 3, 2, 2, 3],
     [7, 17, 16, 10, 9],
     [3, 34, 16, 4, 8],
+    [3, 34, 32, 8, 4],
+    [5, 32, 32, 8, 4],
     [5, 64, 64, 10, 9],
     [1, 64, 65, 10, 9],
     [3, 32, 48, 10, 9],
