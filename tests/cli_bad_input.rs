@@ -132,7 +132,7 @@ fn nets_and_runs_of_the_other_game_are_refused() {
     assert_fails(&[&banqi_eval[..], &["--openings", &openings]].concat(), "openings are for Xiangqi");
     let banqi_config = runs.path("banqi/config.toml");
     let resume = ["train", "--resume", "--run", &runs.path("xiangqi"), "--config", &banqi_config];
-    assert_fails(&resume, "the run trains a xiangqi net of 6×64, the config asks for a banqi net");
+    assert_fails(&resume, "the run trains a xiangqi net of 4×32, the config asks for a banqi net");
     // A Banqi net in the place of a Xiangqi run's net.
     fs::copy(runs.net("banqi"), runs.net("xiangqi")).unwrap();
     let before = snapshot(&runs.dir.join("xiangqi"));
