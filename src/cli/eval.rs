@@ -77,7 +77,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let rules = RuleSettings { repetition: args.repetition.clone(), ..RuleSettings::default() };
     let result = match args.game {
-        GameKind::Xiangqi => run_match(&a, &b, &xiangqi_starts(args.openings.as_deref(), &rules)?, &config),
+        GameKind::Xiangqi => {
+            let starts = xiangqi_starts(args.openings.as_deref(), &rules)?;
+            warn_of_repeats(args.games, starts.len());
+            run_match(&a, &b, &starts, &config)
+        }
         GameKind::Banqi => {
             if let Some(file) = &args.openings {
                 bail!("--openings {}: openings are for Xiangqi; a Banqi game starts face down", file.display());
@@ -89,6 +93,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .map_err(|e| anyhow!(e))?;
     print_table(&result, config.sprt.as_ref());
     Ok(())
+}
+
+/// Says on stderr when a match has more games than its openings have pairs: the games
+/// beyond them start as earlier ones, and deterministic players replay those move for move.
+fn warn_of_repeats(games: u32, openings: usize) {
+    let distinct = 2 * openings;
+    if games as usize > distinct {
+        eprintln!(
+            "note: {games} games from {openings} openings: games beyond the first {distinct} repeat earlier starts \
+             (between deterministic players, move for move); --openings FILE gives more"
+        );
+    }
 }
 
 /// The openings as start positions, each played with both colours.
