@@ -104,14 +104,14 @@ fn eval_says_when_games_outnumber_its_openings_and_they_repeat() {
     let openings = dir.join("one.txt");
     std::fs::write(&openings, "h2e2 h9g7\n").unwrap();
     let out = dir.join("games");
-    let (openings, out) = (openings.to_str().unwrap(), out.to_str().unwrap());
+    let openings = openings.to_str().unwrap();
     let players = ["--a", "alphabeta:depth=1", "--b", "alphabeta:depth=1", "--max-plies", "30", "--openings", openings];
-    let four = run(&[&["eval", "--games", "4", "--out", out][..], &players].concat());
+    let four = run(&[&["eval", "--games", "4", "--out", out.to_str().unwrap()][..], &players].concat());
     assert!(four.status.success(), "{}", String::from_utf8_lossy(&four.stderr));
     let note = "4 games from 1 openings: games beyond the first 2 repeat earlier starts";
     assert!(String::from_utf8_lossy(&four.stderr).contains(note), "{}", String::from_utf8_lossy(&four.stderr));
     // What the note says: deterministic players replay the first pair move for move.
-    let games = std::fs::read_to_string(dir.join("games").join("games.jsonl")).unwrap();
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     let moves: Vec<serde_json::Value> =
         games.lines().map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["moves"].clone()).collect();
     assert_eq!(moves.len(), 4);
