@@ -62,6 +62,11 @@ pub struct TrainSettings {
     pub decay_steps: u64,
     /// Steps of linear warm-up from 0 to the scheduled rate.
     pub warmup_steps: u64,
+    /// The fraction of the scheduled rate each generation's training ends at: within a
+    /// generation's steps the rate falls by half a cosine from the schedule's to this
+    /// share of it, so every saved net is a settled one, not a snapshot of Adam's
+    /// wandering at the full rate (1: no annealing).
+    pub generation_anneal: f64,
     /// The window's scale `c`: every sample is in the window until `c` have been
     /// written; beyond, the window grows as KataGo's,
     /// `c · (1 + β · ((N/c)^α − 1) / α)` for `N` samples written.
@@ -112,6 +117,7 @@ impl Default for TrainSettings {
             decay_factor: 0.1,
             decay_steps: 50_000,
             warmup_steps: 100,
+            generation_anneal: 1.0,
             window_min: 250_000,
             window_alpha: 0.65,
             window_beta: 0.4,
@@ -148,6 +154,7 @@ impl TrainSettings {
         check((0.0..=1.0).contains(&self.final_lr_fraction), "final_lr_fraction", "from 0 to 1")?;
         check(self.decay_factor > 0.0 && self.decay_factor <= 1.0, "decay_factor", "above 0 and at most 1")?;
         check(self.decay_steps >= 1, "decay_steps", "at least 1")?;
+        check((0.0..=1.0).contains(&self.generation_anneal), "generation_anneal", "from 0 to 1")?;
         check(self.window_min >= 1, "window_min", "at least 1")?;
         check(self.window_alpha > 0.0 && self.window_alpha <= 1.0, "window_alpha", "above 0 and at most 1")?;
         check(finite(self.window_beta) && self.window_beta >= 0.0, "window_beta", "0 or more")?;
@@ -163,8 +170,7 @@ impl TrainSettings {
             Schedule::Constant => self.learning_rate,
             Schedule::Cosine => {
                 let t = step.min(self.total_steps) as f64 / self.total_steps as f64;
-                let f = self.final_lr_fraction;
-                self.learning_rate * (f + (1.0 - f) * (1.0 + (std::f64::consts::PI * t).cos()) / 2.0)
+                self.learning_rate * half_cosine(t, self.final_lr_fraction)
             }
             Schedule::Step => {
                 let decays = (step / self.decay_steps).min(i32::MAX as u64) as i32;
@@ -176,6 +182,14 @@ impl TrainSettings {
         } else {
             scheduled
         }
+    }
+
+    /// The learning rate of global step `step` when it is step `done` (from 0) of a
+    /// generation's `steps`: [`TrainSettings::learning_rate_at`] annealed by
+    /// `generation_anneal` over the generation.
+    pub fn learning_rate_in_generation(&self, step: u64, done: u64, steps: u64) -> f64 {
+        let t = if steps <= 1 { 0.0 } else { done.min(steps - 1) as f64 / (steps - 1) as f64 };
+        self.learning_rate_at(step) * half_cosine(t, self.generation_anneal)
     }
 
     /// Optimiser steps for a generation that wrote `new_samples`.
@@ -196,6 +210,11 @@ impl TrainSettings {
         let window = c * (1.0 + beta * ((n / c).powf(alpha) - 1.0) / alpha);
         (window as u64).min(total_samples).min(self.window_max)
     }
+}
+
+/// Half a cosine at `t` from 0 to 1: from 1 down to `floor`.
+fn half_cosine(t: f64, floor: f64) -> f64 {
+    floor + (1.0 - floor) * (1.0 + (std::f64::consts::PI * t).cos()) / 2.0
 }
 
 #[cfg(test)]
@@ -232,6 +251,23 @@ mod tests {
         assert!(close(s.learning_rate_at(25), 0.1 + 0.9 * (1.0 + 0.5f64.sqrt()) / 2.0));
         assert!(close(s.learning_rate_at(100), 0.1));
         assert!(close(s.learning_rate_at(1000), 0.1));
+    }
+
+    #[test]
+    fn a_generation_anneals_from_the_scheduled_rate_to_its_fraction_of_it() {
+        let s =
+            TrainSettings { learning_rate: 0.5, generation_anneal: 0.1, warmup_steps: 0, ..TrainSettings::default() };
+        // 5 steps: t = 0, ¼, ½, ¾, 1 of the way, whatever the global step.
+        let rates: Vec<f64> = (0..5).map(|done| s.learning_rate_in_generation(1000 + done, done, 5)).collect();
+        assert!(close(rates[0], 0.5), "{rates:?}");
+        assert!(close(rates[2], 0.5 * 0.55), "{rates:?}");
+        assert!(close(rates[4], 0.05), "{rates:?}");
+        assert!(rates.windows(2).all(|pair| pair[1] < pair[0]), "{rates:?}");
+        // Off (1.0): the schedule's rate at every step, warm-up included.
+        let off = TrainSettings { learning_rate: 0.5, warmup_steps: 4, ..TrainSettings::default() };
+        for done in 0..5 {
+            assert!(close(off.learning_rate_in_generation(done, done, 5), off.learning_rate_at(done)));
+        }
     }
 
     #[test]

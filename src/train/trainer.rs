@@ -113,7 +113,7 @@ impl Trainer {
     ) -> TrainReport {
         let started = Instant::now();
         let mut sums = [0.0; FIGURES];
-        let (mut done, mut learning_rate) = (0, self.settings.learning_rate_at(self.step));
+        let (mut done, mut learning_rate) = (0, self.settings.learning_rate_in_generation(self.step, 0, steps));
         bar.set_length(steps);
         bar.set_position(0);
         if !window.is_empty() {
@@ -123,7 +123,7 @@ impl Trainer {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    learning_rate = self.settings.learning_rate_at(self.step);
+                    learning_rate = self.settings.learning_rate_in_generation(self.step, done, steps);
                     let figures = self.train_step(batch, learning_rate);
                     sums.iter_mut().zip(figures).for_each(|(sum, figure)| *sum += figure);
                     done += 1;
