@@ -332,6 +332,10 @@ impl Config {
         if e.games == 0 || e.simulations == 0 || e.concurrency == 0 || e.max_plies == 0 {
             return Err("evaluation: games, simulations, concurrency and max_plies must be at least 1".to_string());
         }
+        if e.ladder.is_empty() {
+            // Every evaluation places the net on the ladder, and the last generation's always runs.
+            return Err("evaluation.ladder must name at least one player".to_string());
+        }
         for (i, rung) in e.ladder.iter().enumerate() {
             if rung != FIRST_NET_RUNG {
                 rung.parse::<PlayerSpec>().map_err(|why| format!("evaluation.ladder: `{rung}`: {why}"))?;

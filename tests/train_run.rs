@@ -185,6 +185,9 @@ fn bad_configs_are_refused_with_the_key_file_and_line() {
     assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["config.toml", "shogi"]);
     let (run, config) = setup("bad-value", &micro_config("xiangqi", 4).replace("blocks = 2", "blocks = 0"));
     assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["config.toml", "blocks"]);
+    let no_ladder = micro_config("xiangqi", 4).replace("ladder = [\"alphabeta:depth=1\", \"gen0000\"]", "ladder = []");
+    let (run, config) = setup("no-ladder", &no_ladder);
+    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["config.toml", "evaluation.ladder"]);
     let missing = std::env::temp_dir().join("xiangqi-zero-no-such-config.toml");
     assert_fails(&train(&["--config", path(&missing)]), &["no-such-config"]);
 }
