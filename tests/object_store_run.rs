@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use common::{assert_failed, binary, micro_config, TempDir};
 use process::{free_port, on_path, Listening};
 use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::selfplay::{read_shard, shard_games, SampleShape};
+use xiangqi_zero::selfplay::{read_shard, SampleShape};
 use xiangqi_zero::storage;
 use xiangqi_zero::train::{read_metrics, RunDir};
 
@@ -148,7 +148,7 @@ fn games_of(run: &str, shards: &[String], pid: u32) -> (u64, Vec<String>) {
         .iter()
         .map(|name| {
             let location = PathBuf::from(format!("{run}/games/{name}"));
-            shard_games(&read_shard(&location, SampleShape::of::<Xiangqi>()).unwrap())
+            read_shard(&location, SampleShape::of::<Xiangqi>()).unwrap().games()
         })
         .sum();
     (games, mine)

@@ -76,6 +76,38 @@ fn banqi_samples_survive_a_shard() {
 }
 
 #[test]
+fn a_shard_written_before_its_game_count_counts_its_samples_of_ply_0() {
+    use ndarray::{Array1, Array3, Ix1, Ix2, OwnedRepr};
+    use ndarray_npy::{NpzReader, NpzWriter};
+    let dir = temp_dir("old");
+    // Two games' samples in one shard: plies 0–9, then 0–14.
+    let (mut samples, _) = samples_of(Xiangqi::start(), 10);
+    samples.append(&samples_of(Xiangqi::start(), 15).0);
+    let new = dir.join("new.npz");
+    write_shard(&new, &samples).unwrap();
+    // These samples were not collected from games: the shard says so, 0.
+    assert_eq!(read_shard(&new, SampleShape::of::<Xiangqi>()).unwrap().games(), 0);
+    // The same arrays without `gameCount`, as shards were written before it.
+    let mut reader = NpzReader::new(std::fs::File::open(&new).unwrap()).unwrap();
+    let old = dir.join("old.npz");
+    let mut writer = NpzWriter::new_compressed(std::fs::File::create(&old).unwrap());
+    let packed: Array3<u8> = reader.by_name("binaryInputNCHWPacked").unwrap();
+    writer.add_array("binaryInputNCHWPacked", &packed).unwrap();
+    for name in ["globalInputNC", "globalTargetsNC"] {
+        writer.add_array(name, &reader.by_name::<OwnedRepr<f32>, Ix2>(name).unwrap()).unwrap();
+    }
+    for name in ["policyTargetsCountN", "policyTargetsLabel"] {
+        writer.add_array(name, &reader.by_name::<OwnedRepr<u16>, Ix1>(name).unwrap()).unwrap();
+    }
+    let probs: Array1<f32> = reader.by_name("policyTargetsProb").unwrap();
+    writer.add_array("policyTargetsProb", &probs).unwrap();
+    writer.finish().unwrap();
+    let read = read_shard(&old, SampleShape::of::<Xiangqi>()).unwrap();
+    assert_eq!((read.len(), read.games()), (25, 2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn truncated_corrupt_and_other_game_shards_are_refused_by_name() {
     let dir = temp_dir("bad");
     let (samples, _) = samples_of(Xiangqi::start(), 20);

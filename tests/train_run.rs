@@ -13,7 +13,7 @@ use common::micro_config;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
-use xiangqi_zero::selfplay::{read_shard, shard_games, SampleShape};
+use xiangqi_zero::selfplay::{read_shard, SampleShape};
 use xiangqi_zero::train::{read_metrics, trained_nets, RunDir};
 
 /// A fresh directory for one test, holding `config.toml` with `config`.
@@ -169,7 +169,7 @@ fn a_run_killed_mid_generation_resumes_to_the_end() {
     for entry in std::fs::read_dir(dir.games()).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with("gen0002-") && name.ends_with(".npz") {
-            gen2_games += shard_games(&read_shard(&entry.path(), SampleShape::of::<Banqi>()).unwrap());
+            gen2_games += read_shard(&entry.path(), SampleShape::of::<Banqi>()).unwrap().games();
         }
     }
     assert_eq!(gen2_games, 12);
@@ -310,7 +310,7 @@ fn teacher_games_after_the_bootstrap_are_shards_of_their_own() {
         }
         let samples = read_shard(&entry.path(), SampleShape::of::<Xiangqi>()).unwrap();
         let part = if name.starts_with("gen0002-teacher-") { &mut teacher } else { &mut net };
-        *part = (part.0 + shard_games(&samples), part.1 + samples.len() as u64);
+        *part = (part.0 + samples.games(), part.1 + samples.len() as u64);
     }
     assert_eq!((teacher.0, net.0), (3, 1));
     let metrics = read_metrics(&RunDir::new(&run).metrics()).unwrap();

@@ -2,9 +2,10 @@
 //! ends, then turned into one training sample per move and a PGN record, and written
 //! as a shard (`.npz`) with the same games beside it as `.pgn` once enough samples wait.
 //!
-//! A shard holds whole games only, and each game's first sample has ply 0, so the games
-//! of a shard are its samples with ply 0 ([`shard_games`]). A game over before its first
-//! move (a start position already lost) has no sample and is left out, PGN included.
+//! A shard holds whole games only and records how many ([`Samples::games`]): without
+//! `record_cheap` a game may leave few samples, or none. A game over before its first
+//! move (a start position already lost) has no move to learn from and is left out, PGN
+//! included.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -21,11 +22,6 @@ use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
 use crate::nn::Encoding;
 use crate::storage;
-
-/// The games in `samples` (a shard's): its samples with ply 0, one per game.
-pub fn shard_games(samples: &Samples) -> u64 {
-    (0..samples.len()).filter(|&i| samples.targets(i).ply == 0).count() as u64
-}
 
 /// What a worker's finished games add up to.
 #[derive(Clone, Copy, Debug, Default)]
@@ -47,7 +43,6 @@ pub(super) struct Collector<G: Game> {
     waiting: Samples,
     /// Those games as PGN.
     pgn: String,
-    games_waiting: u32,
     dir: PathBuf,
     /// Shard names start with `{prefix}-`, then the time, the writer and the worker.
     prefix: String,
@@ -75,7 +70,6 @@ impl<G: Encoding> Collector<G> {
             in_flight: HashMap::new(),
             waiting: Samples::new(SampleShape::of::<G>()),
             pgn: String::new(),
-            games_waiting: 0,
             dir: job.out_dir.clone(),
             prefix: prefix.to_string(),
             worker,
@@ -118,7 +112,7 @@ impl<G: Encoding> Collector<G> {
                 for record in &recorded {
                     self.push_sample(record, outcome);
                 }
-                self.games_waiting += 1;
+                self.waiting.games += 1;
                 self.pgn += &self.record(&moves, &over).to_pgn(&self.event, Notation::Iccs);
                 let result = match over.winner {
                     Some(Player::First) => 0,
@@ -195,7 +189,7 @@ impl<G: Encoding> Collector<G> {
             moves: texts,
             result: result.to_string(),
             reason: reason.to_string(),
-            round: self.games_waiting,
+            round: self.waiting.games() as u32,
             opening: None,
         }
     }
@@ -203,7 +197,7 @@ impl<G: Encoding> Collector<G> {
     /// Writes the waiting games as a shard and its PGN, if any game waits, and counts the
     /// shard in `progress`.
     pub fn write(&mut self, progress: &SelfPlayProgress) -> Result<(), ShardError> {
-        if self.waiting.is_empty() {
+        if self.waiting.games() == 0 {
             return Ok(());
         }
         let millis = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
@@ -214,7 +208,6 @@ impl<G: Encoding> Collector<G> {
         storage::write(&pgn, self.pgn.as_bytes()).map_err(|e| ShardError::Write { path: pgn, why: e.to_string() })?;
         self.waiting = Samples::new(self.waiting.shape());
         self.pgn.clear();
-        self.games_waiting = 0;
         self.shards += 1;
         SelfPlayProgress::add(&progress.shards, 1);
         Ok(())

@@ -7,9 +7,9 @@
 //!   [`SelfPlaySettings`], live counts in [`SelfPlayProgress`], a [`SelfPlayReport`] at
 //!   the end; every shard holds whole games, with the same games as PGN beside it.
 //!   [`on_worker_threads`] sets up the workers' threads and rayon pools.
-//! - [`Samples`]: positions (planes packed to bits), sparse search policies and targets.
-//! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file;
-//!   [`shard_games`] counts a shard's games.
+//! - [`Samples`]: positions (planes packed to bits), sparse search policies and targets,
+//!   and the number of games they come from.
+//! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file.
 
 mod collector;
 mod evaluator;
@@ -20,7 +20,6 @@ mod shard;
 mod threads;
 mod worker;
 
-pub use collector::shard_games;
 pub use evaluator::{Inference, NetEvaluator};
 pub use progress::{SelfPlayProgress, SelfPlayReport};
 pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};

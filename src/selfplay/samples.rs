@@ -69,10 +69,13 @@ impl Targets {
     }
 }
 
-/// Samples of one game, stored column by column.
+/// Samples, stored column by column, and the number of games they were taken from.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Samples {
     shape: SampleShape,
+    /// The games these samples were taken from, each counted once, also a game none of
+    /// whose moves became a sample (every one cheaply searched, without `record_cheap`).
+    pub(super) games: u64,
     /// `[sample, plane, plane_bytes]` bits, cell `c` at bit `c % 8` of byte `c / 8`.
     pub(super) packed: Vec<u8>,
     /// `[sample, plane]`: each plane's value where its bit is clear.
@@ -94,6 +97,7 @@ impl Samples {
     pub fn new(shape: SampleShape) -> Samples {
         Samples {
             shape,
+            games: 0,
             packed: Vec::new(),
             globals: Vec::new(),
             targets: Vec::new(),
@@ -112,6 +116,11 @@ impl Samples {
     /// The number of samples.
     pub fn len(&self) -> usize {
         self.counts.len()
+    }
+
+    /// The number of games the samples were taken from.
+    pub fn games(&self) -> u64 {
+        self.games
     }
 
     /// Whether there is no sample.
@@ -154,6 +163,7 @@ impl Samples {
     /// Appends all of `other` (of the same shape).
     pub fn append(&mut self, other: &Samples) {
         assert_eq!(self.shape, other.shape, "samples of another shape");
+        self.games += other.games;
         self.packed.extend_from_slice(&other.packed);
         self.globals.extend_from_slice(&other.globals);
         self.targets.extend_from_slice(&other.targets);

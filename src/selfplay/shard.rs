@@ -9,6 +9,10 @@
 //! | `policyTargetsCountN` | u16 `[N]` | policy entries per sample |
 //! | `policyTargetsLabel` | u16 `[M]` | the entries' labels, sample after sample |
 //! | `policyTargetsProb` | f32 `[M]` | the entries' probabilities |
+//! | `gameCount` | u64 `[1]` | the games the samples come from (a game may leave none) |
+//!
+//! A shard written before `gameCount` counts one game per sample of ply 0, which was
+//! exact while every game's first move was a sample.
 //!
 //! Shards are written whole ([`crate::storage`]: a temporary name renamed, or one upload);
 //! reading checks every shape and value, so a corrupt or truncated file is an error naming
@@ -44,6 +48,9 @@ pub enum ShardError {
     },
 }
 
+/// The array holding a shard's number of games.
+const GAME_COUNT: &str = "gameCount";
+
 /// Writes `samples` to `path` (a path or an object store's URL), whole.
 pub fn write_shard(path: &Path, samples: &Samples) -> Result<(), ShardError> {
     let error = |why: String| ShardError::Write { path: path.to_path_buf(), why };
@@ -63,6 +70,7 @@ pub fn write_shard(path: &Path, samples: &Samples) -> Result<(), ShardError> {
         npz.add_array("policyTargetsCountN", &Array1::from(samples.counts.clone()))?;
         npz.add_array("policyTargetsLabel", &Array1::from(samples.labels.clone()))?;
         npz.add_array("policyTargetsProb", &Array1::from(samples.probs.clone()))?;
+        npz.add_array(GAME_COUNT, &Array1::from(vec![samples.games]))?;
         npz.finish()
     })();
     let bytes = encoded.map_err(|e| error(e.to_string()))?.into_inner();
@@ -81,6 +89,10 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
     let counts: Array1<u16> = read_array(&mut npz, "policyTargetsCountN").map_err(error)?;
     let labels: Array1<u16> = read_array(&mut npz, "policyTargetsLabel").map_err(error)?;
     let probs: Array1<f32> = read_array(&mut npz, "policyTargetsProb").map_err(error)?;
+    let has_count =
+        npz.names().map_err(|e| error(e.to_string()))?.iter().any(|name| name.trim_end_matches(".npy") == GAME_COUNT);
+    let games: Option<Array1<u64>> =
+        if has_count { Some(read_array(&mut npz, GAME_COUNT).map_err(error)?) } else { None };
 
     let n = counts.len();
     let expect = |name: &str, found: &[usize], wanted: &[usize]| {
@@ -118,6 +130,13 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
     samples.labels = labels.to_vec();
     samples.probs = probs;
     samples.starts = starts;
+    samples.games = match games {
+        Some(count) => {
+            expect(GAME_COUNT, count.shape(), &[1])?;
+            count[0]
+        }
+        None => (0..n).filter(|&i| samples.targets(i).ply == 0).count() as u64,
+    };
     Ok(samples)
 }
 

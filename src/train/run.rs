@@ -25,8 +25,8 @@ use crate::config::Config;
 use crate::mcts::{residual_targets, Guided};
 use crate::nn::Net;
 use crate::selfplay::{
-    play_games, read_shard, shard_games, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob,
-    SelfPlayProgress, SelfPlayReport, ShardError,
+    play_games, read_shard, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob, SelfPlayProgress,
+    SelfPlayReport, ShardError,
 };
 use crate::storage;
 
@@ -253,7 +253,7 @@ fn shards_of(games: &Path, prefix: &str, shape: SampleShape) -> (u64, u64) {
     for file in files {
         if file.name.starts_with(&format!("{prefix}-")) && file.name.ends_with(".npz") {
             if let Ok(samples) = read_shard(&games.join(&file.name), shape) {
-                totals.0 += shard_games(&samples);
+                totals.0 += samples.games();
                 totals.1 += samples.len() as u64;
             }
         }
