@@ -89,10 +89,6 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
     let counts: Array1<u16> = read_array(&mut npz, "policyTargetsCountN").map_err(error)?;
     let labels: Array1<u16> = read_array(&mut npz, "policyTargetsLabel").map_err(error)?;
     let probs: Array1<f32> = read_array(&mut npz, "policyTargetsProb").map_err(error)?;
-    let has_count =
-        npz.names().map_err(|e| error(e.to_string()))?.iter().any(|name| name.trim_end_matches(".npy") == GAME_COUNT);
-    let games: Option<Array1<u64>> =
-        if has_count { Some(read_array(&mut npz, GAME_COUNT).map_err(error)?) } else { None };
 
     let n = counts.len();
     let expect = |name: &str, found: &[usize], wanted: &[usize]| {
@@ -130,12 +126,14 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
     samples.labels = labels.to_vec();
     samples.probs = probs;
     samples.starts = starts;
-    samples.games = match games {
-        Some(count) => {
-            expect(GAME_COUNT, count.shape(), &[1])?;
-            count[0]
-        }
-        None => (0..n).filter(|&i| samples.targets(i).ply == 0).count() as u64,
+    let has_count =
+        npz.names().map_err(|e| error(e.to_string()))?.iter().any(|name| name.trim_end_matches(".npy") == GAME_COUNT);
+    samples.games = if has_count {
+        let count: Array1<u64> = read_array(&mut npz, GAME_COUNT).map_err(error)?;
+        expect(GAME_COUNT, count.shape(), &[1])?;
+        count[0]
+    } else {
+        (0..n).filter(|&i| samples.targets(i).ply == 0).count() as u64
     };
     Ok(samples)
 }
