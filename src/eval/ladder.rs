@@ -141,7 +141,7 @@ pub fn place(results: &[(f64, Score)]) -> Option<Placement> {
     let elo = crossing(lowest, highest, |e| -slope(e));
     let top = log_likelihood(elo, results);
     let drop = |e: f64| log_likelihood(e, results) - (top - HALF_CHI2_95);
-    let low = crossing(lowest, elo, |e| drop(e));
+    let low = crossing(lowest, elo, drop);
     let high = crossing(elo, highest, |e| -drop(e));
     Some(Placement { elo, low, high })
 }
