@@ -13,7 +13,7 @@ use crate::eval::PlayerSpec;
 use crate::game::xiangqi::RepetitionRule;
 use crate::game::{banqi, xiangqi};
 use crate::mcts::{MaterialEvaluator, SearchConfig};
-use crate::nn::{Encoding, NetConfig};
+use crate::nn::{Encoding, NetConfig, PolicyHead};
 use crate::selfplay::SelfPlaySettings;
 use crate::train::TrainSettings;
 
@@ -111,12 +111,17 @@ pub struct NetworkSettings {
     /// (`NetConfig::count_value`).
     #[serde(default)]
     pub count_value: bool,
+    /// The policy head: `dense` (AlphaZero's) or `attention` (`NetConfig::policy_head`).
+    #[serde(default)]
+    pub policy_head: PolicyHead,
 }
 
 impl NetworkSettings {
     /// The shape of this net for game `G`.
     pub fn net_config<G: Encoding>(&self) -> NetConfig {
-        NetConfig::new::<G>(self.blocks, self.channels).with_count_value(self.count_value)
+        NetConfig::new::<G>(self.blocks, self.channels)
+            .with_count_value(self.count_value)
+            .with_policy_head(self.policy_head)
     }
 }
 

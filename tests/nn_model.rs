@@ -12,8 +12,9 @@ use rand::{Rng, SeedableRng};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::nn::attention_policy::AttentionPolicy;
 use xiangqi_zero::nn::loss::losses;
-use xiangqi_zero::nn::{Encoding, Net, NetConfig, NetError};
+use xiangqi_zero::nn::{Encoding, Net, NetConfig, NetError, PolicyHead};
 
 /// A file name in the temp directory for this test (removed when dropped).
 struct TempFile(PathBuf);
@@ -62,9 +63,14 @@ fn samples(count: usize, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
 
 #[test]
 fn the_net_overfits_a_tiny_set_of_samples() {
+    for head in [PolicyHead::Dense, PolicyHead::Attention] {
+        overfits(NetConfig::new::<Xiangqi>(2, 16).with_policy_head(head));
+    }
+}
+
+fn overfits(config: NetConfig) {
     let device = Device::flex().autodiff();
     device.seed(1);
-    let config = NetConfig::new::<Xiangqi>(2, 16);
     let mut net = Net::new(config, &device);
     let batch = 8;
     let (planes, policy, value) = samples(batch, 3);
@@ -81,7 +87,7 @@ fn the_net_overfits_a_tiny_set_of_samples() {
         net = optimizer.step(3e-3, net, grads);
     }
     let (first, last) = (history[0], *history.last().unwrap());
-    assert!(last < first / 4.0, "the loss fell only from {first} to {last}: {history:?}");
+    assert!(last < first / 4.0, "{config}: the loss fell only from {first} to {last}: {history:?}");
 }
 
 fn outputs(net: &Net, planes: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
@@ -118,6 +124,52 @@ fn a_net_with_piece_counts_in_its_value_saves_and_loads_them() {
     let loaded = Net::load::<Xiangqi>(&file.0, None, &device).unwrap();
     assert!(loaded.config.count_value, "the file says the net counts");
     assert_eq!(outputs(&loaded, &planes, 5), after);
+}
+
+#[test]
+fn an_attention_net_saves_and_loads_its_head() {
+    let device = Device::flex();
+    let config = NetConfig::new::<Xiangqi>(1, 8).with_policy_head(PolicyHead::Attention);
+    let net = Net::new(config, &device);
+    assert!(net.policy_attention.is_some() && net.policy_fc.is_none());
+    let file = TempFile::new("save-load-attention.safetensors");
+    net.save(&file.0).unwrap();
+    let loaded = Net::load::<Xiangqi>(&file.0, None, &device).unwrap();
+    assert_eq!(loaded.config.policy_head, PolicyHead::Attention, "the file says which head");
+    let (planes, _, _) = samples(5, 9);
+    assert_eq!(outputs(&net, &planes, 5), outputs(&loaded, &planes, 5));
+    let dense = NetConfig::new::<Xiangqi>(1, 8);
+    let error = Net::load::<Xiangqi>(&file.0, Some(dense), &device).unwrap_err();
+    assert!(error.to_string().contains("attention"), "{error}");
+}
+
+/// Worked by hand: with identity queries and keys of two channels, a move's logit is its
+/// from-cell's features dotted with its to-cell's, over √2.
+#[test]
+fn the_attention_policy_scores_a_move_by_its_squares_query_and_key() {
+    let device = Device::flex();
+    let mut head = AttentionPolicy::new(2, &device);
+    let identity = Tensor::<4>::from_data(TensorData::new(vec![1.0f32, 0.0, 0.0, 1.0], [2, 2, 1, 1]), &device);
+    for conv in [&mut head.query, &mut head.key] {
+        conv.weight = burn::module::Param::from_tensor(identity.clone());
+        conv.bias = Some(burn::module::Param::from_tensor(Tensor::<1>::zeros([2], &device)));
+    }
+    // Red's left Chariot one step up: from a0 (cell 0) to a1 (cell 9).
+    let game = Xiangqi::start();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let up = moves.iter().copied().find(|m| m.to_string() == "a0a1").expect("a0a1 is legal");
+    let label = game.move_label(up);
+    assert_eq!(Xiangqi::label_cells()[label], (0, 9));
+    let cells = Xiangqi::HEIGHT * Xiangqi::WIDTH;
+    let mut features = vec![0.0f32; 2 * cells];
+    (features[0], features[cells]) = (1.0, 2.0); // cell 0: (1, 2)
+    (features[9], features[cells + 9]) = (3.0, -1.0); // cell 9: (3, −1)
+    let x = Tensor::<4>::from_data(TensorData::new(features, [1, 2, Xiangqi::HEIGHT, Xiangqi::WIDTH]), &device);
+    let logits = head.forward(x, Xiangqi::label_cells()).into_data().try_to_vec::<f32>().unwrap();
+    assert_eq!(logits.len(), Xiangqi::POLICY_SIZE);
+    let expected = (1.0 * 3.0 + 2.0 * -1.0) / 2f32.sqrt();
+    assert!((logits[label] - expected).abs() < 1e-6, "{} vs {expected}", logits[label]);
 }
 
 #[test]

@@ -101,6 +101,10 @@ impl Encoding for Banqi {
         Move::new(square(from), square(to))
     }
 
+    fn label_cells() -> &'static [(u8, u8)] {
+        LABELS.pairs.pairs()
+    }
+
     fn symmetry_cell(sym: usize, cell: usize) -> usize {
         symmetric_cell(sym, cell)
     }

@@ -114,6 +114,10 @@ impl Encoding for Xiangqi {
         Move::new(square(from), square(to))
     }
 
+    fn label_cells() -> &'static [(u8, u8)] {
+        LABELS.pairs.pairs()
+    }
+
     fn symmetry_cell(sym: usize, cell: usize) -> usize {
         if sym == 0 {
             cell

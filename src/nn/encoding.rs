@@ -30,6 +30,10 @@ pub trait Encoding: Game {
     /// The move of this position that `label` stands for (its inverse on legal moves).
     fn label_move(&self, label: usize) -> Self::Move;
 
+    /// The (from, to) plane cells (`row * WIDTH + column`) of every policy label, in
+    /// label order: where each label's move starts and ends in the input's view.
+    fn label_cells() -> &'static [(u8, u8)];
+
     /// Where symmetry `sym` sends the plane cell `cell` (`row * WIDTH + column`).
     fn symmetry_cell(sym: usize, cell: usize) -> usize;
 

@@ -7,8 +7,9 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
-use super::model::NetConfig;
+use super::model::{NetConfig, PolicyHead};
 use super::store::NetError;
+use super::Encoding;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
@@ -31,6 +32,8 @@ const SIZES: [&str; 6] = [
 ];
 /// The metadata key of [`NetConfig::count_value`] (`1` when set; absent in older nets).
 const COUNT_VALUE: &str = "xiangqi-zero.count_value";
+/// The metadata key of [`NetConfig::policy_head`] (`attention`; absent for the dense head).
+const POLICY_HEAD: &str = "xiangqi-zero.policy_head";
 /// The metadata key of the encoding version.
 const ENCODING: &str = "xiangqi-zero.encoding_version";
 /// The metadata keys of an exported net's provenance.
@@ -102,10 +105,15 @@ impl NetInfo {
             metadata.get(key).ok_or_else(|| error(format!("no `{key}` in its metadata: not a net of ours")))
         };
         let game = field(GAME)?;
-        let game = [Xiangqi::NAME, Banqi::NAME]
+        let (game, label_cells) = [(Xiangqi::NAME, Xiangqi::label_cells()), (Banqi::NAME, Banqi::label_cells())]
             .into_iter()
-            .find(|known| known == game)
+            .find(|(known, _)| known == game)
             .ok_or_else(|| error(format!("a net of an unknown game `{game}`")))?;
+        let policy_head = match metadata.get(POLICY_HEAD).map(String::as_str) {
+            None | Some("dense") => PolicyHead::Dense,
+            Some("attention") => PolicyHead::Attention,
+            Some(other) => return Err(error(format!("`{POLICY_HEAD}` is `{other}`, not `dense` or `attention`"))),
+        };
         let mut sizes = [0; 6];
         for (size, key) in sizes.iter_mut().zip(SIZES) {
             let text = field(key)?;
@@ -132,6 +140,8 @@ impl NetInfo {
                 blocks,
                 channels,
                 count_value: metadata.get(COUNT_VALUE).is_some_and(|flag| flag == "1"),
+                policy_head,
+                label_cells,
             },
             encoding_version: number(ENCODING)?,
             provenance: Provenance {
@@ -150,6 +160,9 @@ impl NetInfo {
         entries.extend(SIZES.into_iter().zip(sizes.map(|size| size.to_string())));
         if c.count_value {
             entries.push((COUNT_VALUE, "1".to_string()));
+        }
+        if c.policy_head == PolicyHead::Attention {
+            entries.push((POLICY_HEAD, "attention".to_string()));
         }
         entries.extend(self.encoding_version.map(|version| (ENCODING, version.to_string())));
         let p = &self.provenance;
@@ -170,6 +183,9 @@ impl fmt::Display for NetInfo {
             writeln!(f, "value: also from the input planes' piece counts")?;
         }
         writeln!(f, "input: {} planes of {}×{}; policy: {} labels", c.planes, c.height, c.width, c.policy_size)?;
+        if c.policy_head == PolicyHead::Attention {
+            writeln!(f, "policy head: attention (each move from its squares' query and key)")?;
+        }
         match self.encoding_version {
             Some(version) => writeln!(f, "encoding version: {version}")?,
             None => writeln!(f, "encoding version: not recorded (taken as {ENCODING_VERSION})")?,

@@ -52,6 +52,11 @@ impl PairLabels {
         (from as usize, to as usize)
     }
 
+    /// The (from, to) pair of every label, in label order.
+    pub(crate) fn pairs(&self) -> &[(u8, u8)] {
+        &self.pairs
+    }
+
     /// Where each label goes when every square is moved by `map` (a symmetry of the
     /// board that keeps the label set whole).
     pub(crate) fn permuted(&self, map: impl Fn(usize) -> usize) -> Vec<u16> {

@@ -13,6 +13,7 @@
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
+pub mod attention_policy;
 pub mod batch_norm;
 pub mod conv3x3;
 pub mod device;
@@ -33,5 +34,5 @@ pub use encoding::{transform_planes, transform_policy, Encoding};
 pub use export::{export, ExportError};
 pub use fast::CpuNet;
 pub use info::{NetInfo, Provenance, ENCODING_VERSION};
-pub use model::{Net, NetConfig, NetOutput};
+pub use model::{Net, NetConfig, NetOutput, PolicyHead};
 pub use store::NetError;

@@ -1,5 +1,6 @@
 //! The burn ResNet: a 3×3 conv stem, `blocks` residual blocks of `channels`, a policy
-//! head (1×1 conv to 2 planes, linear to the game's labels) and a win/draw/loss value
+//! head ([`PolicyHead`]: dense, a 1×1 conv to 2 planes and a linear layer to the game's
+//! labels, or [`AttentionPolicy`]) and a win/draw/loss value
 //! head (1×1 conv to 1 plane, linear to 64, linear to 3). Every conv is followed by
 //! batch-norm and ReLU (the block's second after the residual add). With
 //! [`NetConfig::count_value`] the value logits also take a linear function of each input
@@ -12,12 +13,27 @@ use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, Pa
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 
+use serde::{Deserialize, Serialize};
+
+use super::attention_policy::AttentionPolicy;
 use super::{batch_norm, conv3x3, Encoding};
 
 /// Width of the value head's hidden layer.
 pub const VALUE_HIDDEN: usize = 64;
 /// Planes of the policy head's 1×1 conv.
 pub const POLICY_PLANES: usize = 2;
+
+/// How the policy head turns the trunk's features into move logits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicyHead {
+    /// AlphaZero's: a 1×1 conv to [`POLICY_PLANES`] planes, then a linear layer to every label.
+    #[default]
+    Dense,
+    /// [`AttentionPolicy`]: each move's logit from its from-square's query and its
+    /// to-square's key.
+    Attention,
+}
 
 /// The network's shape: the game's input and policy sizes and the trunk's size.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -38,6 +54,10 @@ pub struct NetConfig {
     pub channels: usize,
     /// Whether the value logits also take the input planes' means (see the module doc).
     pub count_value: bool,
+    /// The policy head.
+    pub policy_head: PolicyHead,
+    /// The (from, to) plane cells of each policy label ([`Encoding::label_cells`]).
+    pub label_cells: &'static [(u8, u8)],
 }
 
 impl NetConfig {
@@ -52,12 +72,19 @@ impl NetConfig {
             blocks,
             channels,
             count_value: false,
+            policy_head: PolicyHead::Dense,
+            label_cells: G::label_cells(),
         }
     }
 
     /// This shape with the input planes' means in the value logits, or without.
     pub fn with_count_value(self, count_value: bool) -> NetConfig {
         NetConfig { count_value, ..self }
+    }
+
+    /// This shape with policy head `policy_head`.
+    pub fn with_policy_head(self, policy_head: PolicyHead) -> NetConfig {
+        NetConfig { policy_head, ..self }
     }
 
     /// Floats of one encoded position.
@@ -75,6 +102,9 @@ impl std::fmt::Display for NetConfig {
         )?;
         if self.count_value {
             write!(f, ", piece counts in its value")?;
+        }
+        if self.policy_head == PolicyHead::Attention {
+            write!(f, ", an attention policy")?;
         }
         Ok(())
     }
@@ -134,10 +164,12 @@ pub struct Net {
     pub stem: ConvBn,
     /// The trunk's residual blocks.
     pub blocks: Vec<ResBlock>,
-    /// The policy head's 1×1 conv to `POLICY_PLANES` planes.
-    pub policy_conv: ConvBn,
-    /// The policy head's linear layer to the labels' logits.
-    pub policy_fc: Linear,
+    /// The dense policy head's 1×1 conv to `POLICY_PLANES` planes.
+    pub policy_conv: Option<ConvBn>,
+    /// The dense policy head's linear layer to the labels' logits.
+    pub policy_fc: Option<Linear>,
+    /// The attention policy head.
+    pub policy_attention: Option<AttentionPolicy>,
     /// The value head's 1×1 conv to one plane.
     pub value_conv: ConvBn,
     /// The value head's hidden layer.
@@ -165,7 +197,8 @@ pub struct NetOutput {
 impl Net {
     /// A net of shape `config` with fresh random weights on `device`.
     pub fn new(config: NetConfig, device: &Device) -> Net {
-        let NetConfig { planes, height, width, policy_size, blocks, channels, count_value, .. } = config;
+        let NetConfig { planes, height, width, policy_size, blocks, channels, count_value, policy_head, .. } = config;
+        let dense = policy_head == PolicyHead::Dense;
         let cells = height * width;
         Net {
             stem: ConvBn::new(planes, channels, 3, device),
@@ -175,8 +208,9 @@ impl Net {
                     second: ConvBn::new(channels, channels, 3, device),
                 })
                 .collect(),
-            policy_conv: ConvBn::new(channels, POLICY_PLANES, 1, device),
-            policy_fc: LinearConfig::new(POLICY_PLANES * cells, policy_size).init(device),
+            policy_conv: dense.then(|| ConvBn::new(channels, POLICY_PLANES, 1, device)),
+            policy_fc: dense.then(|| LinearConfig::new(POLICY_PLANES * cells, policy_size).init(device)),
+            policy_attention: (!dense).then(|| AttentionPolicy::new(channels, device)),
             value_conv: ConvBn::new(channels, 1, 1, device),
             value_fc1: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
             value_fc2: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
@@ -196,14 +230,23 @@ impl Net {
         for block in &self.blocks {
             x = block.forward(x);
         }
-        let policy = relu(self.policy_conv.forward(x.clone())).flatten::<2>(1, 3);
+        let policy = self.policy(x.clone());
         let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
         let value = self.value_fc2.forward(relu(self.value_fc1.forward(value)));
         let value = match counts {
             Some(counts) => value + counts,
             None => value,
         };
-        NetOutput { policy: self.policy_fc.forward(policy), value }
+        NetOutput { policy, value }
+    }
+
+    /// The policy logits of the trunk's output `x`.
+    fn policy(&self, x: Tensor<4>) -> Tensor<2> {
+        match (&self.policy_conv, &self.policy_fc, &self.policy_attention) {
+            (Some(conv), Some(fc), _) => fc.forward(relu(conv.forward(x)).flatten::<2>(1, 3)),
+            (_, _, Some(attention)) => attention.forward(x, self.config.label_cells),
+            _ => unreachable!("Net::new builds one policy head"),
+        }
     }
 
     /// The device the weights live on.

@@ -79,7 +79,9 @@ impl Net {
         if let Some(version) = info.encoding_version.filter(|&version| version != ENCODING_VERSION) {
             return Err(mismatch(format!("of encoding version {version}"), format!("version {ENCODING_VERSION}")));
         }
-        let config = NetConfig::new::<G>(found.blocks, found.channels).with_count_value(found.count_value);
+        let config = NetConfig::new::<G>(found.blocks, found.channels)
+            .with_count_value(found.count_value)
+            .with_policy_head(found.policy_head);
         if config != found {
             let found = format!(
                 "for {} planes of {}×{} and {} policy labels",

@@ -14,10 +14,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::model::{Net, NetConfig, POLICY_PLANES};
+use super::model::{Net, NetConfig};
 use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
 use transpose::transpose;
-use weights::Weights;
+use weights::{PolicyLayer, Weights};
 use winograd::{Epilogue, Geometry, Scratch};
 
 /// Positions a thread runs through the net at once.
@@ -36,7 +36,7 @@ struct Buffers {
     winograd: Scratch,
     /// The heads' 1×1 conv outputs.
     heads: Vec<f32>,
-    /// The policy head's flattened planes, for the whole part.
+    /// The policy head's 1×1 conv outputs (channels-last), for the whole part.
     policy_in: Vec<f32>,
     /// The value head's flattened plane, for the whole part.
     value_in: Vec<f32>,
@@ -100,7 +100,7 @@ impl CpuNet {
             .for_each(|(((buffers, input), policy), value)| {
                 let positions = value.len() / 3;
                 let cells = config.height * config.width;
-                sized(&mut buffers.policy_in, positions * cells * POLICY_PLANES);
+                sized(&mut buffers.policy_in, positions * cells * weights.policy.width(cells));
                 sized(&mut buffers.value_in, positions * cells);
                 if weights.value_counts.is_some() {
                     plane_means(input, cells, sized(&mut buffers.counts, positions * config.planes));
@@ -144,21 +144,62 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
     let heads = &weights.heads;
     let head_out = sized(&mut buffers.heads, rows * heads.output);
     matmul(rows, channels, heads.output, trunk, &heads.weight, head_out);
-    bias_relu(head_out, &heads.bias);
-    let policy_in = &mut buffers.policy_in[start * cells * POLICY_PLANES..(start + n) * cells * POLICY_PLANES];
+    let width = weights.policy.width(cells);
+    // The dense head's planes and the value plane go through a ReLU; queries and keys do not.
+    let relu_from = match weights.policy {
+        PolicyLayer::Dense(_) => 0,
+        PolicyLayer::Attention { .. } => width,
+    };
+    for out in head_out.chunks_exact_mut(heads.output) {
+        out.iter_mut().zip(&heads.bias).for_each(|(v, b)| *v += b);
+        out[relu_from..].iter_mut().for_each(|v| *v = v.max(0.0));
+    }
+    let policy_in = &mut buffers.policy_in[start * cells * width..(start + n) * cells * width];
     let value_in = &mut buffers.value_in[start * cells..(start + n) * cells];
     for (row, out) in head_out.chunks_exact(heads.output).enumerate() {
-        policy_in[row * POLICY_PLANES..(row + 1) * POLICY_PLANES].copy_from_slice(&out[..POLICY_PLANES]);
-        value_in[row] = out[POLICY_PLANES];
+        policy_in[row * width..(row + 1) * width].copy_from_slice(&out[..width]);
+        value_in[row] = out[width];
     }
+}
+
+/// The attention head's logits of every position of `planes` (`[position, cell, 2·dim]`,
+/// `cells` cells a position, each cell's query then its key) into `policy`
+/// (`[position, label]`).
+fn attention_logits(planes: &[f32], cells: usize, dim: usize, label_cells: &[(u8, u8)], policy: &mut [f32]) {
+    let scale = 1.0 / (dim as f32).sqrt();
+    for (planes, logits) in planes.chunks_exact(cells * 2 * dim).zip(policy.chunks_exact_mut(label_cells.len())) {
+        for (logit, &(from, to)) in logits.iter_mut().zip(label_cells) {
+            let query = &planes[from as usize * 2 * dim..][..dim];
+            let key = &planes[to as usize * 2 * dim + dim..][..dim];
+            *logit = scale * dot(query, key);
+        }
+    }
+}
+
+/// The dot product of `a` and `b` (equal lengths), in eight lanes the compiler vectorises.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
+    for (a, b) in a8.zip(b8) {
+        lanes.iter_mut().zip(a.iter().zip(b)).for_each(|(lane, (x, y))| *lane += x * y);
+    }
+    lanes.iter().sum::<f32>() + tail
 }
 
 /// The heads' linear layers over all `positions` of a part at once (one pass over the
 /// policy layer's large weights, not one per tile).
 fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, policy: &mut [f32], value: &mut [f32]) {
-    let fc = &weights.policy_fc;
-    matmul(positions, fc.inputs, fc.outputs, &buffers.policy_in, &fc.weight, policy);
-    add_bias(policy, &fc.bias);
+    match &weights.policy {
+        PolicyLayer::Dense(fc) => {
+            matmul(positions, fc.inputs, fc.outputs, &buffers.policy_in, &fc.weight, policy);
+            add_bias(policy, &fc.bias);
+        }
+        PolicyLayer::Attention { dim } => {
+            let cells = weights.config.height * weights.config.width;
+            attention_logits(&buffers.policy_in, cells, *dim, weights.config.label_cells, policy);
+        }
+    }
     let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);
     let hidden = sized(&mut buffers.hidden, positions * fc1.outputs);
     matmul(positions, fc1.inputs, fc1.outputs, &buffers.value_in, &fc1.weight, hidden);

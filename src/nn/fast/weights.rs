@@ -2,10 +2,11 @@
 //! the conv before it (a scale per output channel on the weights, and a bias), conv
 //! weights laid out as `[kernel rows × kernel columns × input channels, output
 //! channels]` for channels-last GEMMs (the 3×3 ones then Winograd-transformed), and the
-//! policy head's linear layer with its rows reordered to take the 1×1 conv's output
+//! dense policy head's linear layer with its rows reordered to take the 1×1 conv's output
 //! channels-last.
 
 use burn::module::Param;
+use burn::nn::conv::Conv2d;
 use burn::nn::Linear;
 use burn::tensor::Tensor;
 
@@ -38,6 +39,30 @@ pub(crate) struct Dense {
     pub bias: Vec<f32>,
 }
 
+/// The policy head's layer after its 1×1 convs.
+#[derive(Clone, Debug)]
+pub(crate) enum PolicyLayer {
+    /// The dense head's linear layer, rows in channels-last order (cell-major, then the
+    /// head's planes).
+    Dense(Dense),
+    /// The attention head: each cell's `dim` query values then `dim` key values, and a
+    /// label's logit the dot product of its from-cell's query and to-cell's key over √dim.
+    Attention {
+        /// Values per query (and per key).
+        dim: usize,
+    },
+}
+
+impl PolicyLayer {
+    /// Values per cell the head's 1×1 convs give this layer.
+    pub(crate) fn width(&self, cells: usize) -> usize {
+        match self {
+            PolicyLayer::Dense(fc) => fc.inputs / cells,
+            PolicyLayer::Attention { dim } => 2 * dim,
+        }
+    }
+}
+
 /// Every weight of the net, folded and laid out for the forward pass.
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
@@ -45,10 +70,11 @@ pub(crate) struct Weights {
     pub stem: Winograd,
     /// Two convs per residual block.
     pub blocks: Vec<[Winograd; 2]>,
-    /// Both heads' 1×1 convs as one: the policy planes, then the value plane.
+    /// Both heads' 1×1 convs as one: the policy's values (`policy.width`), then the
+    /// value plane.
     pub heads: FoldedConv,
-    /// Rows in channels-last order (cell-major, then the head's channels).
-    pub policy_fc: Dense,
+    /// The policy head's last layer.
+    pub policy: PolicyLayer,
     pub value_fc1: Dense,
     pub value_fc2: Dense,
     /// The input planes' means to the value logits (`NetConfig::count_value`).
@@ -86,6 +112,16 @@ fn fold(layer: &ConvBn) -> FoldedConv {
     FoldedConv { input, output, weight, bias }
 }
 
+/// A 1×1 conv with its bias and no batch-norm, laid out as [`fold`] lays them.
+fn plain(conv: &Conv2d) -> FoldedConv {
+    let [output, input, ..] = conv.weight.val().dims();
+    let weight = param(&conv.weight);
+    let weight =
+        (0..input).flat_map(|i| (0..output).map(move |o| (i, o))).map(|(i, o)| weight[o * input + i]).collect();
+    let bias = conv.bias.as_ref().map_or_else(|| vec![0.0; output], param);
+    FoldedConv { input, output, weight, bias }
+}
+
 /// Two 1×1 convs over the same input as one, `a`'s outputs first.
 fn side_by_side(a: &FoldedConv, b: &FoldedConv) -> FoldedConv {
     let output = a.output + b.output;
@@ -96,6 +132,22 @@ fn side_by_side(a: &FoldedConv, b: &FoldedConv) -> FoldedConv {
         .copied()
         .collect();
     FoldedConv { input: a.input, output, weight, bias: [a.bias.as_slice(), &b.bias].concat() }
+}
+
+/// The dense policy head's linear layer `fc` with its rows reordered: burn flattens the
+/// head's [plane, cell] planes; ours come as [cell, plane].
+fn channels_last(mut fc: Dense, config: NetConfig) -> Dense {
+    let cells = config.height * config.width;
+    let (planes, outputs) = (fc.inputs / cells, fc.outputs);
+    let mut reordered = vec![0.0; fc.weight.len()];
+    for cell in 0..cells {
+        for plane in 0..planes {
+            let (from, to) = ((plane * cells + cell) * outputs, (cell * planes + plane) * outputs);
+            reordered[to..to + outputs].copy_from_slice(&fc.weight[from..from + outputs]);
+        }
+    }
+    fc.weight = reordered;
+    fc
 }
 
 /// A linear layer as it is (burn keeps `[inputs, outputs]` already).
@@ -109,19 +161,18 @@ impl Weights {
     /// The weights of `net` (batch-norms in inference mode).
     pub(crate) fn of(net: &Net) -> Weights {
         let config = net.config;
-        let cells = config.height * config.width;
-        let mut policy_fc = dense(&net.policy_fc);
-        // burn flattens the head's [channel, cell] planes; ours come as [cell, channel].
-        let planes = policy_fc.inputs / cells;
-        let outputs = policy_fc.outputs;
-        let mut reordered = vec![0.0; policy_fc.weight.len()];
-        for cell in 0..cells {
-            for plane in 0..planes {
-                let (from, to) = ((plane * cells + cell) * outputs, (cell * planes + plane) * outputs);
-                reordered[to..to + outputs].copy_from_slice(&policy_fc.weight[from..from + outputs]);
+        let value_conv = fold(&net.value_conv);
+        let (heads, policy) = match (&net.policy_conv, &net.policy_fc, &net.policy_attention) {
+            (Some(conv), Some(fc), _) => {
+                (side_by_side(&fold(conv), &value_conv), PolicyLayer::Dense(channels_last(dense(fc), config)))
             }
-        }
-        policy_fc.weight = reordered;
+            (_, _, Some(attention)) => {
+                let queries_keys = side_by_side(&plain(&attention.query), &plain(&attention.key));
+                let dim = queries_keys.output / 2;
+                (side_by_side(&queries_keys, &value_conv), PolicyLayer::Attention { dim })
+            }
+            _ => unreachable!("Net::new builds one policy head"),
+        };
         Weights {
             config,
             stem: Winograd::new(&fold(&net.stem)),
@@ -130,8 +181,8 @@ impl Weights {
                 .iter()
                 .map(|block| [Winograd::new(&fold(&block.first)), Winograd::new(&fold(&block.second))])
                 .collect(),
-            heads: side_by_side(&fold(&net.policy_conv), &fold(&net.value_conv)),
-            policy_fc,
+            heads,
+            policy,
             value_fc1: dense(&net.value_fc1),
             value_fc2: dense(&net.value_fc2),
             value_counts: net.value_counts.as_ref().map(dense),
