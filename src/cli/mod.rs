@@ -8,6 +8,8 @@ mod notation;
 mod perft;
 mod play;
 mod plot;
+mod policy_check;
+mod records;
 mod serve;
 mod status;
 mod train;
@@ -54,6 +56,9 @@ enum Command {
     /// Measure how well players' scores of the positions of recorded Xiangqi games foretell
     /// how those games ended (a net's value against a material count, without a match).
     ValueCheck(value_check::Args),
+    /// Measure how well nets' policies point at a deeper search's move in the positions of
+    /// recorded Xiangqi games, next to the rules' priors (a policy head screened without a match).
+    PolicyCheck(policy_check::Args),
 }
 
 /// Which game a command works on.
@@ -82,5 +87,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => export::run(args),
         Command::Notation(args) => notation::run(args),
         Command::ValueCheck(args) => value_check::run(args),
+        Command::PolicyCheck(args) => policy_check::run(args),
     }
 }

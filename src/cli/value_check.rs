@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use clap::Args as ClapArgs;
 
-use xiangqi_zero::eval::{judged_positions, value_check, GameRecord, Playable, PlayerSpec};
+use super::records::read_xiangqi_records;
+use xiangqi_zero::eval::{judged_positions, value_check, Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::search::Limits;
 
@@ -33,18 +34,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let specs: Vec<PlayerSpec> =
         args.player.iter().map(|s| s.parse().map_err(|e: String| anyhow!(e))).collect::<Result<_, _>>()?;
-    let mut records = Vec::new();
-    for path in &args.games {
-        let text =
-            xiangqi_zero::text_file::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
-            let record = GameRecord::from_json_line(line).map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 1))?;
-            if record.game != "xiangqi" {
-                bail!("{}:{}: a {} game; value-check reads Xiangqi games", path.display(), i + 1, record.game);
-            }
-            records.push(record);
-        }
-    }
+    let records = read_xiangqi_records(&args.games, "value-check")?;
     let positions = judged_positions(&records, args.every as usize).map_err(|e| anyhow!(e))?;
     if positions.is_empty() {
         bail!("no positions to score in {} games", records.len());
