@@ -180,6 +180,7 @@ fn the_stem_and_trunk_convs_fit_and_the_heads_do_not() {
         let (input, trunk) = (Tensor::<4>::zeros([1, 17, 10, 9], &device), Tensor::<4>::zeros([1, 8, 10, 9], &device));
         assert!(fits(&net.stem.conv, &input));
         assert!(fits(&net.blocks[0].first.conv, &trunk) && fits(&net.blocks[0].second.conv, &trunk));
-        assert!(!fits(&net.policy_conv.conv, &trunk) && !fits(&net.value_conv.conv, &trunk));
+        let policy_conv = net.policy_conv.as_ref().expect("the dense head's conv");
+        assert!(!fits(&policy_conv.conv, &trunk) && !fits(&net.value_conv.conv, &trunk));
     }
 }

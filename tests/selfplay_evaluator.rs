@@ -22,7 +22,8 @@ fn random_net<G: Encoding>(seed: u64) -> Net {
     let device = Device::flex();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut net = Net::new(NetConfig::new::<G>(2, 16), &device);
-    for fc in [&mut net.policy_fc, &mut net.value_fc2] {
+    let policy_fc = net.policy_fc.as_mut().expect("a dense policy head");
+    for fc in [policy_fc, &mut net.value_fc2] {
         let [inputs, outputs] = fc.weight.val().dims();
         let values: Vec<f32> = (0..inputs * outputs).map(|_| rng.random_range(-1.0..1.0)).collect();
         fc.weight = Param::from_tensor(Tensor::from_data(TensorData::new(values, [inputs, outputs]), &device));
