@@ -34,5 +34,5 @@ pub use encoding::{transform_planes, transform_policy, Encoding};
 pub use export::{export, ExportError};
 pub use fast::CpuNet;
 pub use info::{NetInfo, Provenance, ENCODING_VERSION};
-pub use model::{Net, NetConfig, NetOutput, PolicyHead};
+pub use model::{Net, NetConfig, NetOutput, PolicyHead, PolicyLayers};
 pub use store::NetError;

@@ -184,6 +184,15 @@ pub struct Net {
     pub config: NetConfig,
 }
 
+/// The layers of a net's policy head, borrowed.
+#[derive(Clone, Copy, Debug)]
+pub enum PolicyLayers<'a> {
+    /// The dense head's 1×1 conv and linear layer.
+    Dense(&'a ConvBn, &'a Linear),
+    /// The attention head.
+    Attention(&'a AttentionPolicy),
+}
+
 /// What the net says about a batch: policy logits `[batch, policy_size]` and
 /// win/draw/loss logits `[batch, 3]` for the side to move.
 #[derive(Clone, Debug)]
@@ -242,9 +251,17 @@ impl Net {
 
     /// The policy logits of the trunk's output `x`.
     fn policy(&self, x: Tensor<4>) -> Tensor<2> {
+        match self.policy_layers() {
+            PolicyLayers::Dense(conv, fc) => fc.forward(relu(conv.forward(x)).flatten::<2>(1, 3)),
+            PolicyLayers::Attention(attention) => attention.forward(x, self.config.label_cells),
+        }
+    }
+
+    /// The layers of the net's one policy head.
+    pub fn policy_layers(&self) -> PolicyLayers<'_> {
         match (&self.policy_conv, &self.policy_fc, &self.policy_attention) {
-            (Some(conv), Some(fc), _) => fc.forward(relu(conv.forward(x)).flatten::<2>(1, 3)),
-            (_, _, Some(attention)) => attention.forward(x, self.config.label_cells),
+            (Some(conv), Some(fc), _) => PolicyLayers::Dense(conv, fc),
+            (_, _, Some(attention)) => PolicyLayers::Attention(attention),
             _ => unreachable!("Net::new builds one policy head"),
         }
     }

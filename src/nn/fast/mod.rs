@@ -150,8 +150,8 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
         PolicyLayer::Dense(_) => 0,
         PolicyLayer::Attention { .. } => width,
     };
+    add_bias(head_out, &heads.bias);
     for out in head_out.chunks_exact_mut(heads.output) {
-        out.iter_mut().zip(&heads.bias).for_each(|(v, b)| *v += b);
         out[relu_from..].iter_mut().for_each(|v| *v = v.max(0.0));
     }
     let policy_in = &mut buffers.policy_in[start * cells * width..(start + n) * cells * width];

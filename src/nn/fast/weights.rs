@@ -11,7 +11,7 @@ use burn::nn::Linear;
 use burn::tensor::Tensor;
 
 use super::winograd::Winograd;
-use crate::nn::model::{ConvBn, Net, NetConfig};
+use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};
 
 /// A convolution with its batch-norm folded in.
 #[derive(Clone, Debug)]
@@ -162,16 +162,15 @@ impl Weights {
     pub(crate) fn of(net: &Net) -> Weights {
         let config = net.config;
         let value_conv = fold(&net.value_conv);
-        let (heads, policy) = match (&net.policy_conv, &net.policy_fc, &net.policy_attention) {
-            (Some(conv), Some(fc), _) => {
+        let (heads, policy) = match net.policy_layers() {
+            PolicyLayers::Dense(conv, fc) => {
                 (side_by_side(&fold(conv), &value_conv), PolicyLayer::Dense(channels_last(dense(fc), config)))
             }
-            (_, _, Some(attention)) => {
+            PolicyLayers::Attention(attention) => {
                 let queries_keys = side_by_side(&plain(&attention.query), &plain(&attention.key));
                 let dim = queries_keys.output / 2;
                 (side_by_side(&queries_keys, &value_conv), PolicyLayer::Attention { dim })
             }
-            _ => unreachable!("Net::new builds one policy head"),
         };
         Weights {
             config,
