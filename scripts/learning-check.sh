@@ -9,17 +9,20 @@
 #
 #   scripts/learning-check.sh xiangqi 30       # 40 games per match (about 40 min of matches)
 #   SIMS=100 scripts/learning-check.sh banqi 30 200     # one budget, 200 games per match
+#   SEED=2 RUN=checkpoints/lc-seed2 scripts/learning-check.sh xiangqi 30   # another seed
 #
-# The run goes to checkpoints/learning-check-GAME/ (replaced); the match games to its
-# eval-final/ directory.
+# The config is configs/GAME-tiny.toml (CONFIG= another), its `seed` replaced by SEED when
+# given (self-play's noise and move choices: one seed's result is one sample of the
+# recipe). The run goes to checkpoints/learning-check-GAME/ (RUN= another; replaced); the
+# match games to its eval-final/ directory.
 set -euo pipefail
 
 game=${1:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
 minutes=${2:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
 games=${3:-40}
 budgets=${SIMS:-800 100}
-config=configs/$game-tiny.toml
-run=checkpoints/learning-check-$game
+config=${CONFIG:-configs/$game-tiny.toml}
+run=${RUN:-checkpoints/learning-check-$game}
 bin=target/release/xiangqi-zero
 
 cd "$(dirname "$0")/.."
@@ -27,7 +30,9 @@ cargo build --release --quiet
 rm -rf "$run"
 mkdir -p "$run"
 # The config without evaluations during the run: all the time goes to training.
-sed 's/^every = [0-9]*/every = 0/' "$config" > "$run/learning-check.toml"
+edits=(-e 's/^every = [0-9]*/every = 0/')
+if [ -n "${SEED:-}" ]; then edits+=(-e "s/^seed = [0-9]*/seed = $SEED/"); fi
+sed "${edits[@]}" "$config" > "$run/learning-check.toml"
 echo "training $config for $minutes minutes into $run"
 # When the time is up the run finishes the file it is writing and stops, as on Ctrl-C.
 "$bin" train --config "$run/learning-check.toml" --run "$run" --generations 1000000 --minutes "$minutes"
