@@ -144,21 +144,20 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
     let heads = &weights.heads;
     let head_out = sized(&mut buffers.heads, rows * heads.output);
     matmul(rows, channels, heads.output, trunk, &heads.weight, head_out);
+    add_bias(head_out, &heads.bias);
     let width = weights.policy.width(cells);
     // The dense head's planes and the value plane go through a ReLU; queries and keys do not.
-    let relu_from = match weights.policy {
-        PolicyLayer::Dense(_) => 0,
-        PolicyLayer::Attention { .. } => width,
-    };
-    add_bias(head_out, &heads.bias);
-    for out in head_out.chunks_exact_mut(heads.output) {
-        out[relu_from..].iter_mut().for_each(|v| *v = v.max(0.0));
-    }
+    let policy_relu = matches!(weights.policy, PolicyLayer::Dense(_));
     let policy_in = &mut buffers.policy_in[start * cells * width..(start + n) * cells * width];
     let value_in = &mut buffers.value_in[start * cells..(start + n) * cells];
-    for (row, out) in head_out.chunks_exact(heads.output).enumerate() {
-        policy_in[row * width..(row + 1) * width].copy_from_slice(&out[..width]);
-        value_in[row] = out[width];
+    for ((policy, value), out) in
+        policy_in.chunks_exact_mut(width).zip(value_in.iter_mut()).zip(head_out.chunks_exact(heads.output))
+    {
+        policy.copy_from_slice(&out[..width]);
+        if policy_relu {
+            policy.iter_mut().for_each(|v| *v = v.max(0.0));
+        }
+        *value = out[width].max(0.0);
     }
 }
 
