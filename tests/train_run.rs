@@ -322,3 +322,39 @@ fn teacher_games_after_the_bootstrap_are_shards_of_their_own() {
         setup("teacher-bad", &micro_config("xiangqi", 4).replace("bootstrap_generations = 1", "teacher_games = 5"));
     assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["teacher_games"]);
 }
+
+/// Every tensor of the net in `file`, in the order the net holds them.
+fn tensors_of(file: &Path) -> Vec<Vec<f32>> {
+    use burn::store::ModuleSnapshot;
+    let net = Net::load::<Xiangqi>(file, None, &burn::tensor::Device::flex()).unwrap();
+    let values = |t: &_| burn::store::bridge::to_data(t).unwrap().try_into_vec::<f32>().unwrap();
+    net.collect(None, None, false).iter().map(values).collect()
+}
+
+#[test]
+fn averaged_generations_publish_the_mean_and_resume_from_the_trainers_own() {
+    let config = micro_config("xiangqi", 4).replace("window_min = 200", "window_min = 200\naverage_generations = 2");
+    let (run, config) = setup("average", &config.replace("every = 1", "every = 0"));
+    let output = train(&["--config", path(&config), "--run", path(&run), "--generations", "3"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let output = train(&["--resume", "--run", path(&run), "--generations", "4"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+
+    let dir = RunDir::new(&run);
+    assert!(!dir.trainer_model(0).exists(), "the random net is no mean");
+    // Generation 1 has no trained generation before it: its net is the trainer's own.
+    assert_eq!(tensors_of(&dir.model(1)), tensors_of(&dir.trainer_model(1)));
+    for g in 2..=4 {
+        let (before, own, published) =
+            (tensors_of(&dir.trainer_model(g - 1)), tensors_of(&dir.trainer_model(g)), tensors_of(&dir.model(g)));
+        assert_ne!(before, own, "generation {g} trained");
+        for ((a, b), mean) in before.iter().zip(&own).zip(&published) {
+            for ((a, b), mean) in a.iter().zip(b).zip(mean) {
+                assert!(
+                    (mean - (a + b) / 2.0).abs() <= 1e-6 * (1.0 + mean.abs()),
+                    "generation {g}: {mean} ≠ ({a} + {b}) / 2"
+                );
+            }
+        }
+    }
+}

@@ -11,9 +11,11 @@
 //! - [`conv3x3`] and [`batch_norm`] give burn's `flex` backend our own 3×3 convolution
 //!   and training batch-norm.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
+//! - [`Net::average`] is the mean of several nets (stochastic weight averaging).
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
 pub mod attention_policy;
+mod average;
 pub mod batch_norm;
 pub mod conv3x3;
 pub mod device;
@@ -30,6 +32,7 @@ pub mod model;
 pub mod policy;
 pub mod store;
 
+pub use average::AverageError;
 pub use encoding::{transform_planes, transform_policy, Encoding};
 pub use export::{export, ExportError};
 pub use fast::CpuNet;

@@ -78,9 +78,9 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
     let (mut trainer, mut state) = match dir.read_state().map_err(fail)? {
         Some(state) => {
             let g = state.generation;
-            let trainer =
-                Trainer::load::<G>(&dir.model(g), &dir.optimizer(g), state.step, shape, &config.train, &autodiff)
-                    .map_err(fail)?;
+            let trained = dir.trained_model(g).map_err(fail)?;
+            let trainer = Trainer::load::<G>(&trained, &dir.optimizer(g), state.step, shape, &config.train, &autodiff)
+                .map_err(fail)?;
             // Lines of a generation that was in progress when the run was killed.
             truncate_metrics(&dir.metrics(), g).map_err(fail)?;
             (trainer, state)
@@ -98,6 +98,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
     let sample_shape = SampleShape::of::<G>();
     let mut window = Window::new(&dir.games(), sample_shape);
     let probe = first_estimate::<G>(config, dir, &trainer.model(), options)?;
+    let mut published = Net::load::<G>(&dir.model(state.generation), Some(shape), &options.device).map_err(fail)?;
     while state.generation < options.generations {
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });
@@ -139,7 +140,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         if teacher.stopped {
             return Ok(RunEnd::Stopped { generation: state.generation });
         }
-        let evaluator = net_player::<G>(&trainer.model(), &options.device, config);
+        let evaluator = net_player::<G>(&published, &options.device, config);
         let net = play_part(&net_job, options, |job, progress| {
             play_games(evaluator, &config.search, &config.selfplay, job, options.stop, progress)
         })?;
@@ -157,7 +158,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });
         }
-        trainer.save(&dir.model(g), &dir.optimizer(g)).map_err(fail)?;
+        published = publish::<G>(config, dir, g, &trainer, &options.device)?;
 
         // Measure it now and then, and always at the end.
         let evaluate = g == options.generations || (config.evaluation.every > 0 && g % config.evaluation.every == 0);
@@ -187,6 +188,34 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         }
     }
     Ok(RunEnd::Complete { generation: state.generation })
+}
+
+/// Saves the trainer after generation `g` and the generation's net, which self-play,
+/// evaluation and play use: the trainer's own, or with `[train] average_generations = n`
+/// the mean of the trainer's nets after generations `g − n + 1 ..= g` (from 1: never the
+/// random net), the trainer's own then kept beside it. Returns that net, on `device`.
+fn publish<G: TrainableGame>(
+    config: &Config,
+    dir: &RunDir,
+    g: u32,
+    trainer: &Trainer,
+    device: &Device,
+) -> Result<Net, RunError> {
+    let n = config.train.average_generations;
+    if n <= 1 {
+        trainer.save(&dir.model(g), &dir.optimizer(g)).map_err(fail)?;
+        return Ok(trainer.model());
+    }
+    trainer.save(&dir.trainer_model(g), &dir.optimizer(g)).map_err(fail)?;
+    let own = trainer.model();
+    let mut earlier = Vec::new();
+    for k in g.saturating_sub(n - 1).max(1)..g {
+        let path = dir.trained_model(k).map_err(fail)?;
+        earlier.push(Net::load::<G>(&path, Some(own.config), device).map_err(fail)?);
+    }
+    let mean = Net::average(&own, &earlier).map_err(fail)?;
+    mean.save(&dir.model(g)).map_err(fail)?;
+    Ok(mean)
 }
 
 /// When the run's metrics cannot yet forecast its remaining time, measures this machine

@@ -7,6 +7,8 @@
 //! state.json                 the last complete generation: the commit point of each one
 //! models/genNNNN.safetensors the net after generation N (gen0000: random weights)
 //! models/genNNNN.optimizer   the optimiser's state beside it
+//! models/genNNNN.trainer.safetensors  the trainer's own net, when genNNNN is a mean of
+//!                            several generations' ([train] average_generations)
 //! games/genNNNN-….npz        self-play sample shards played by net N−1 (and .pgn games)
 //! metrics.jsonl              one line of figures per generation
 //! plots/                     PNG plots of the metrics
@@ -106,6 +108,23 @@ impl RunDir {
     /// The net after `generation`.
     pub fn model(&self, generation: u32) -> PathBuf {
         self.models().join(format!("{}.safetensors", generation_name(generation)))
+    }
+
+    /// Where the trainer's own net after `generation` is kept when the generation's net is
+    /// a mean of several (`[train] average_generations`).
+    pub fn trainer_model(&self, generation: u32) -> PathBuf {
+        self.models().join(format!("{}.trainer.safetensors", generation_name(generation)))
+    }
+
+    /// The trainer's own net after `generation`: [`RunDir::trainer_model`] where there
+    /// is one, else the generation's net, which then is the trainer's.
+    pub fn trained_model(&self, generation: u32) -> Result<PathBuf, RunDirError> {
+        let own = self.trainer_model(generation);
+        match storage::kind(&own) {
+            Ok(Kind::Missing) => Ok(self.model(generation)),
+            Ok(_) => Ok(own),
+            Err(e) => Err(RunDirError { path: own, why: e.to_string() }),
+        }
     }
 
     /// The optimiser's state after `generation`.

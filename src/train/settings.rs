@@ -67,6 +67,11 @@ pub struct TrainSettings {
     /// share of it, so every saved net is a settled one, not a snapshot of Adam's
     /// wandering at the full rate (1: no annealing).
     pub generation_anneal: f64,
+    /// The net a generation publishes (for self-play, evaluation and play) is the mean of
+    /// the trainer's weights after this many generations, its own and the ones before
+    /// (stochastic weight averaging; 1: the trainer's own). The trainer goes on from its
+    /// own weights, saved beside the mean.
+    pub average_generations: u32,
     /// The window's scale `c`: every sample is in the window until `c` have been
     /// written; beyond, the window grows as KataGo's,
     /// `c · (1 + β · ((N/c)^α − 1) / α)` for `N` samples written.
@@ -118,6 +123,7 @@ impl Default for TrainSettings {
             decay_steps: 50_000,
             warmup_steps: 100,
             generation_anneal: 1.0,
+            average_generations: 1,
             window_min: 250_000,
             window_alpha: 0.65,
             window_beta: 0.4,
@@ -155,6 +161,7 @@ impl TrainSettings {
         check(self.decay_factor > 0.0 && self.decay_factor <= 1.0, "decay_factor", "above 0 and at most 1")?;
         check(self.decay_steps >= 1, "decay_steps", "at least 1")?;
         check((0.0..=1.0).contains(&self.generation_anneal), "generation_anneal", "from 0 to 1")?;
+        check(self.average_generations >= 1, "average_generations", "at least 1")?;
         check(self.window_min >= 1, "window_min", "at least 1")?;
         check(self.window_alpha > 0.0 && self.window_alpha <= 1.0, "window_alpha", "above 0 and at most 1")?;
         check(finite(self.window_beta) && self.window_beta >= 0.0, "window_beta", "0 or more")?;
