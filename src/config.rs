@@ -251,7 +251,8 @@ pub const FIRST_NET_RUNG: &str = "gen0000";
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EvaluationSettings {
-    /// Evaluate every this many generations (0: never; the last generation always is).
+    /// Evaluate every this many generations (0: only the last generation asked for; with
+    /// `every` above 0 also the last one a `--minutes` limit leaves room for).
     pub every: u32,
     /// Games per match (rounded up to pairs: each start with both colours).
     pub games: u32,

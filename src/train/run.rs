@@ -161,7 +161,8 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         published = publish::<G>(config, dir, g, &trainer, &options.device)?;
 
         // Measure it now and then, and always at the end.
-        let evaluate = g == options.generations || (config.evaluation.every > 0 && g % config.evaluation.every == 0);
+        let left = options.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+        let evaluate = evaluates(g, options.generations, config.evaluation.every, left, started.elapsed());
         let evaluation = if evaluate { Some(evaluate_net::<G>(config, dir, g, options.progress)?) } else { None };
 
         let hours = state.hours + started.elapsed().as_secs_f64() / 3600.0;
@@ -188,6 +189,16 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         }
     }
     Ok(RunEnd::Complete { generation: state.generation })
+}
+
+/// Whether generation `g` of a run to `last` is evaluated, with evaluations `every` so
+/// many generations (0: only the last), `left` the time to the run's time limit if it has
+/// one, and `took` what generation `g` took: the last generation is, and with `every` above
+/// 0, those on its grid and the last one the limit leaves room for (another as long would
+/// not be done by then), so that a `--minutes` run ends measured.
+fn evaluates(g: u32, last: u32, every: u32, left: Option<Duration>, took: Duration) -> bool {
+    let last_in_time = left.is_some_and(|left| left < took);
+    g == last || (every > 0 && (g % every == 0 || last_in_time))
 }
 
 /// Saves the trainer after generation `g` and the generation's net, which self-play,
@@ -421,4 +432,28 @@ fn summary_line(m: &GenerationMetrics) -> String {
         line += &format!(" | {ladder}");
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_generation_and_the_grid_are_evaluated() {
+        let minute = Duration::from_secs(60);
+        let evaluated = |every| (1..=12).filter(|&g| evaluates(g, 12, every, None, minute)).collect::<Vec<_>>();
+        assert_eq!(evaluated(4), [4, 8, 12]);
+        assert_eq!(evaluated(0), [12]);
+    }
+
+    #[test]
+    fn a_time_limit_has_the_last_generation_it_leaves_room_for_evaluated() {
+        let minute = Duration::from_secs(60);
+        // Room for another one-minute generation: only the grid.
+        assert!(!evaluates(5, 1000, 4, Some(2 * minute), minute));
+        // No room: this is the run's last, evaluated.
+        assert!(evaluates(5, 1000, 4, Some(minute / 2), minute));
+        // Unless evaluations are off (a learning check's run: all its time to training).
+        assert!(!evaluates(5, 1000, 0, Some(minute / 2), minute));
+    }
 }
