@@ -1,7 +1,7 @@
 //! The mean of several nets of one shape: every weight and every batch-norm running
 //! statistic averaged, tensor by tensor (stochastic weight averaging over snapshots).
-//! A mean of a run's last few generations plays as well as its best of them and never
-//! as badly as a snapshot whose value has collapsed (docs/experiments.md).
+//! No mean of a run's last five generations has published a collapsed value, and the mean
+//! of the bootstrap's last five outplayed its last net alone (docs/experiments.md).
 
 use burn::store::bridge::{from_data, to_data};
 use burn::store::ModuleSnapshot;
@@ -15,10 +15,9 @@ use super::model::Net;
 pub struct AverageError(String);
 
 impl Net {
-    /// The mean of `nets` (at least one, all of `first`'s shape): `first` with each of its
-    /// tensors replaced by that tensor's mean over `first` and `others`.
+    /// The mean of `first` and `others` (nets of `first`'s shape; another shape is an
+    /// error): `first` with each of its tensors replaced by that tensor's mean over all.
     pub fn average(first: &Net, others: &[Net]) -> Result<Net, AverageError> {
-        let fail = |why: String| AverageError(why);
         let mut tensors = first.collect(None, None, false);
         let mut sums: Vec<Vec<f64>> = tensors
             .iter()
@@ -26,7 +25,7 @@ impl Net {
             .collect::<Result<_, AverageError>>()?;
         for other in others {
             if other.config != first.config {
-                return Err(fail(format!("a net {} among nets {}", other.config, first.config)));
+                return Err(AverageError(format!("a net {} among nets {}", other.config, first.config)));
             }
             for (tensor, sum) in other.collect(None, None, false).iter().zip(&mut sums) {
                 sum.iter_mut().zip(values(tensor)?).for_each(|(sum, value)| *sum += f64::from(value));
@@ -41,7 +40,7 @@ impl Net {
         let mut mean = first.clone();
         let applied = mean.apply(tensors, None, None, false);
         if !applied.errors.is_empty() {
-            return Err(fail(format!("{:?}", applied.errors[0])));
+            return Err(AverageError(format!("{:?}", applied.errors[0])));
         }
         Ok(mean)
     }
