@@ -19,15 +19,12 @@ impl Net {
     /// error): `first` with each of its tensors replaced by that tensor's mean over all.
     pub fn average(first: &Net, others: &[Net]) -> Result<Net, AverageError> {
         let mut tensors = first.collect(None, None, false);
-        let mut sums: Vec<Vec<f64>> = tensors
-            .iter()
-            .map(|tensor| Ok(values(tensor)?.into_iter().map(f64::from).collect()))
-            .collect::<Result<_, AverageError>>()?;
-        for other in others {
-            if other.config != first.config {
-                return Err(AverageError(format!("a net {} among nets {}", other.config, first.config)));
+        let mut sums: Vec<Vec<f64>> = tensors.iter().map(|tensor| vec![0.0; tensor.shape.num_elements()]).collect();
+        for net in std::iter::once(first).chain(others) {
+            if net.config != first.config {
+                return Err(AverageError(format!("a net {} among nets {}", net.config, first.config)));
             }
-            for (tensor, sum) in other.collect(None, None, false).iter().zip(&mut sums) {
+            for (tensor, sum) in net.collect(None, None, false).iter().zip(&mut sums) {
                 sum.iter_mut().zip(values(tensor)?).for_each(|(sum, value)| *sum += f64::from(value));
             }
         }

@@ -97,8 +97,8 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
     let new_game = G::new_game(config).map_err(RunError)?;
     let sample_shape = SampleShape::of::<G>();
     let mut window = Window::new(&dir.games(), sample_shape);
-    let probe = first_estimate::<G>(config, dir, &trainer.model(), options)?;
     let mut published = Net::load::<G>(&dir.model(state.generation), Some(shape), &options.device).map_err(fail)?;
+    let probe = first_estimate::<G>(config, dir, &published, options)?;
     while state.generation < options.generations {
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });
