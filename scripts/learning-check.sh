@@ -7,7 +7,7 @@
 # in the search decides most games, and a small one, where the net's own value and policy
 # weigh more), printing W/D/L and Elo with its 95% interval.
 #
-#   scripts/learning-check.sh xiangqi 30       # 40 games per match (about 40 min of matches)
+#   scripts/learning-check.sh xiangqi 30       # 108 games per match (about 1.5 h of matches)
 #   SIMS=100 scripts/learning-check.sh banqi 30 200     # one budget, 200 games per match
 #   SEED=2 RUN=checkpoints/lc-seed2 scripts/learning-check.sh xiangqi 30   # another seed
 #
@@ -19,7 +19,11 @@ set -euo pipefail
 
 game=${1:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
 minutes=${2:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
-games=${3:-40}
+# 108 games: Xiangqi's 54 built-in openings, each with both colours. Two deterministic
+# players replay the same game from the same opening, so that is as many distinct games as
+# a match between nets has; 40 gave intervals of ±100 Elo, too wide to tell a net from
+# its bootstrap net (docs/experiments.md, twenty-sixth session).
+games=${3:-108}
 budgets=${SIMS:-800 100}
 config=${CONFIG:-configs/$game-tiny.toml}
 run=${RUN:-checkpoints/learning-check-$game}
