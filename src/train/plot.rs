@@ -361,6 +361,35 @@ fn draw_panels<'a>(
     root.present()
 }
 
+/// The corner of the chart whose quarter holds the fewest of the measured lines' points
+/// and interval ends (reference lines run the whole width, so they do not count), for the
+/// legend to hide as little as it can; the upper right on a tie.
+fn legend_corner(panel: &Panel, x_range: (f64, f64), y_range: (f64, f64)) -> SeriesLabelPosition {
+    let (x_mid, y_mid) = ((x_range.0 + x_range.1) / 2.0, (y_range.0 + y_range.1) / 2.0);
+    let marks: Vec<(f64, f64)> = panel
+        .lines
+        .iter()
+        .filter(|line| !line.reference)
+        .flat_map(|line| {
+            line.points.iter().copied().chain(line.band.iter().flat_map(|&(x, low, high)| [(x, low), (x, high)]))
+        })
+        .filter(|(_, y)| !y.is_nan())
+        .collect();
+    let in_corner = |right: bool, upper: bool| {
+        marks.iter().filter(|&&(x, y)| (x >= x_mid) == right && (y >= y_mid) == upper).count()
+    };
+    [
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ]
+    .into_iter()
+    .min_by_key(|&(_, right, upper)| in_corner(right, upper))
+    .map(|(corner, _, _)| corner)
+    .expect("four corners")
+}
+
 /// Draws one chart into `area`.
 fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -> DrawResult<(), BitMapBackend<'a>> {
     // NaN is a value not measured, left out; ±∞ is drawn at the chart's edge.
@@ -440,7 +469,7 @@ fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -
             .label_font((FONT_FAMILY, 14))
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
+            .position(legend_corner(panel, x_range, y_range))
             .draw()?;
     }
     if measured().next().is_none() {
@@ -477,5 +506,37 @@ fn tick_label(value: f64) -> String {
         "0".to_string()
     } else {
         text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chart of one measured line over `points`, with a reference level across it.
+    fn panel_of(points: Vec<(f64, f64)>) -> Panel {
+        let reference = Line { reference: true, ..Line::plain("rung", vec![(0.0, 0.0), (2.0, 0.0)]) };
+        Panel {
+            title: "t",
+            x_desc: "x",
+            y_desc: "y",
+            lines: vec![Line::plain("net", points), reference],
+            empty_note: "",
+            shade: None,
+        }
+    }
+
+    #[test]
+    fn the_legend_goes_to_the_emptiest_corner() {
+        let ranges = ((0.0, 2.0), (-1.0, 1.0));
+        let rising = panel_of(vec![(0.2, 0.1), (1.0, 0.5), (1.5, 0.7), (1.9, 0.9)]);
+        assert!(matches!(legend_corner(&rising, ranges.0, ranges.1), SeriesLabelPosition::LowerRight));
+        let falling = panel_of(vec![(0.1, 0.9), (0.5, 0.5), (1.5, 0.8), (1.2, -0.6), (1.9, -0.9)]);
+        assert!(matches!(legend_corner(&falling, ranges.0, ranges.1), SeriesLabelPosition::LowerLeft));
+        let level = panel_of(vec![(0.5, 0.5), (1.5, 0.5), (0.5, -0.5), (1.5, -0.5)]);
+        assert!(
+            matches!(legend_corner(&level, ranges.0, ranges.1), SeriesLabelPosition::UpperRight),
+            "a tie keeps the upper right"
+        );
     }
 }
