@@ -531,8 +531,8 @@ mod tests {
         let ranges = ((0.0, 2.0), (-1.0, 1.0));
         let rising = panel_of(vec![(0.2, 0.1), (1.0, 0.5), (1.5, 0.7), (1.9, 0.9)]);
         assert!(matches!(legend_corner(&rising, ranges.0, ranges.1), SeriesLabelPosition::LowerRight));
-        let falling = panel_of(vec![(0.1, 0.9), (0.5, 0.5), (1.5, 0.8), (1.2, -0.6), (1.9, -0.9)]);
-        assert!(matches!(legend_corner(&falling, ranges.0, ranges.1), SeriesLabelPosition::LowerLeft));
+        let high_then_low = panel_of(vec![(0.1, 0.9), (0.5, 0.5), (1.5, 0.8), (1.2, -0.6), (1.9, -0.9)]);
+        assert!(matches!(legend_corner(&high_then_low, ranges.0, ranges.1), SeriesLabelPosition::LowerLeft));
         let level = panel_of(vec![(0.5, 0.5), (1.5, 0.5), (0.5, -0.5), (1.5, -0.5)]);
         assert!(
             matches!(legend_corner(&level, ranges.0, ranges.1), SeriesLabelPosition::UpperRight),
