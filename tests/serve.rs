@@ -465,6 +465,9 @@ fn moves_are_taken_back_by_request_online_and_at_once_otherwise() {
             red.play("a8a7").await;
             black.state_at(1).await;
             black.play("a3a2").await;
+            // Red reads up to Black's reply, so that no frame from before the takeback
+            // (its own move's, say) can pass for one after it below.
+            red.state_at(2).await;
             black.send(r#"{"type":"decline_takeback"}"#).await;
             assert_eq!(black.error().await, "there is no takeback request to answer");
             red.send(r#"{"type":"takeback"}"#).await;
