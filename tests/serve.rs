@@ -329,7 +329,9 @@ fn a_flag_falls_without_any_message() {
     let db = fresh_db("clock");
     let server = serve(&db, &["easy=alphabeta:depth=1"]);
     let addr = server.addr();
-    let created = create(addr, r#"{"game":"xiangqi","mode":"local","clock":{"base_s":2,"increment_s":0}}"#);
+    // Five seconds: time for the watcher to join while the clock still runs, even on a
+    // loaded machine (the clock starts when the game is created).
+    let created = create(addr, r#"{"game":"xiangqi","mode":"local","clock":{"base_s":5,"increment_s":0}}"#);
     let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
     runtime().block_on(async {
         let mut watcher = Client::connect(addr, id, None).await;
