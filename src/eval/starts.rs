@@ -4,6 +4,7 @@
 use super::arena::Start;
 use super::openings::OwnedOpening;
 use crate::game::banqi::{self, Banqi};
+use crate::game::splitmix::splitmix64;
 use crate::game::xiangqi::{self, Xiangqi};
 use crate::game::Game;
 
@@ -24,9 +25,30 @@ pub fn xiangqi_starts(openings: &[OwnedOpening], rules: xiangqi::Rules) -> Resul
         .collect()
 }
 
-/// `pairs` Banqi starts under `rules`, pair `k` with flips seeded by `seed + k`.
+/// `pairs` Banqi starts under `rules`, pair `k` with flips seeded by SplitMix64 of
+/// `seed` and `k` together: each (seed, pair) its own deal, so that matches under two
+/// seeds share no game (with `seed + k`, seeds 3 and 4 dealt 39 of 40 pairs alike).
 pub fn banqi_starts(pairs: u32, seed: u64, rules: banqi::Rules) -> Vec<Start<Banqi>> {
     (0..pairs)
-        .map(|pair| Start { game: Banqi::with_rules(rules), opening: None, seed: seed.wrapping_add(u64::from(pair)) })
+        .map(|pair| {
+            let (_, deal) = splitmix64(seed.rotate_left(32) ^ u64::from(pair));
+            Start { game: Banqi::with_rules(rules), opening: None, seed: deal }
+        })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn two_seeds_deal_no_pair_alike() {
+        let deals = |seed| -> HashSet<u64> {
+            banqi_starts(40, seed, banqi::Rules::default()).iter().map(|start| start.seed).collect()
+        };
+        let (three, four) = (deals(3), deals(4));
+        assert_eq!((three.len(), four.len()), (40, 40), "every pair of a match its own deal");
+        assert!(three.is_disjoint(&four));
+    }
 }

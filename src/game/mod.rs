@@ -15,7 +15,7 @@ mod chance;
 mod move_list;
 pub mod perft;
 mod repetition_warning;
-mod splitmix;
+pub(crate) mod splitmix;
 pub mod xiangqi;
 
 pub use chance::sample_outcome;

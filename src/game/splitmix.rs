@@ -1,4 +1,5 @@
-//! SplitMix64, the generator the Zobrist key tables are drawn from at compile time.
+//! SplitMix64, the generator the Zobrist key tables are drawn from at compile time, and
+//! the mix that gives each Banqi match game its own deal.
 
 /// Advances `state` and returns the new state with the next 64-bit output.
 pub(crate) const fn splitmix64(state: u64) -> (u64, u64) {
