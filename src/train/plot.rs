@@ -361,11 +361,10 @@ fn draw_panels<'a>(
     root.present()
 }
 
-/// The corner of the chart whose quarter holds the fewest of the measured lines' points
-/// and interval ends (reference lines run the whole width, so they do not count), for the
-/// legend to hide as little as it can; the upper right on a tie.
-fn legend_corner(panel: &Panel, x_range: (f64, f64), y_range: (f64, f64)) -> SeriesLabelPosition {
-    let (x_mid, y_mid) = ((x_range.0 + x_range.1) / 2.0, (y_range.0 + y_range.1) / 2.0);
+/// The corner of the chart around `centre` whose quarter holds the fewest of the measured
+/// lines' points and interval ends (reference lines run the whole width, so they do not
+/// count), for the legend to hide as little as it can; the upper right on a tie.
+fn legend_corner(panel: &Panel, (x_mid, y_mid): (f64, f64)) -> SeriesLabelPosition {
     let marks: Vec<(f64, f64)> = panel
         .lines
         .iter()
@@ -399,6 +398,7 @@ fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -
     let band_ends = panel.lines.iter().flat_map(|line| &line.band).flat_map(|&(_, low, high)| [low, high]);
     let y_range = span(measured().map(|&(_, y)| y).chain(band_ends));
     let clamp_y = |y: f64| y.clamp(y_range.0, y_range.1);
+    let centre = ((x_range.0 + x_range.1) / 2.0, (y_range.0 + y_range.1) / 2.0);
 
     let mut chart = ChartBuilder::on(area)
         .caption(panel.title, (FONT_FAMILY, 20))
@@ -469,11 +469,10 @@ fn draw_panel<'a>(area: &DrawingArea<BitMapBackend<'a>, Shift>, panel: &Panel) -
             .label_font((FONT_FAMILY, 14))
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
-            .position(legend_corner(panel, x_range, y_range))
+            .position(legend_corner(panel, centre))
             .draw()?;
     }
     if measured().next().is_none() {
-        let centre = ((x_range.0 + x_range.1) / 2.0, (y_range.0 + y_range.1) / 2.0);
         let style = (FONT_FAMILY, 22).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Center));
         chart.plotting_area().draw(&Text::new(panel.empty_note, centre, style))?;
     }
@@ -528,14 +527,14 @@ mod tests {
 
     #[test]
     fn the_legend_goes_to_the_emptiest_corner() {
-        let ranges = ((0.0, 2.0), (-1.0, 1.0));
+        let centre = (1.0, 0.0);
         let rising = panel_of(vec![(0.2, 0.1), (1.0, 0.5), (1.5, 0.7), (1.9, 0.9)]);
-        assert!(matches!(legend_corner(&rising, ranges.0, ranges.1), SeriesLabelPosition::LowerRight));
+        assert!(matches!(legend_corner(&rising, centre), SeriesLabelPosition::LowerRight));
         let high_then_low = panel_of(vec![(0.1, 0.9), (0.5, 0.5), (1.5, 0.8), (1.2, -0.6), (1.9, -0.9)]);
-        assert!(matches!(legend_corner(&high_then_low, ranges.0, ranges.1), SeriesLabelPosition::LowerLeft));
+        assert!(matches!(legend_corner(&high_then_low, centre), SeriesLabelPosition::LowerLeft));
         let level = panel_of(vec![(0.5, 0.5), (1.5, 0.5), (0.5, -0.5), (1.5, -0.5)]);
         assert!(
-            matches!(legend_corner(&level, ranges.0, ranges.1), SeriesLabelPosition::UpperRight),
+            matches!(legend_corner(&level, centre), SeriesLabelPosition::UpperRight),
             "a tie keeps the upper right"
         );
     }
