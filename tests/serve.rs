@@ -28,8 +28,8 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Runtime::new().expect("a runtime")
 }
 
-/// A server for `test` with an online game from [`MATE_FEN`]: the server, the game's id,
-/// and the red and black seat tokens.
+/// A server for `test` with an online game open to anyone from [`MATE_FEN`]: the
+/// server, the game's id, and the red and black (invite link) seat tokens.
 fn mate_server(test: &str) -> (Server, String, String, String) {
     let server = serve(&fresh_db(test), &["easy=alphabeta:depth=1"]);
     let (id, red, black) = online_mate_game(server.addr());
@@ -37,7 +37,7 @@ fn mate_server(test: &str) -> (Server, String, String, String) {
 }
 
 fn online_mate_game(addr: std::net::SocketAddr) -> (String, String, String) {
-    let created = create(addr, &format!(r#"{{"game":"xiangqi","mode":"online","side":"red","fen":"{MATE_FEN}"}}"#));
+    let created = create(addr, &format!(r#"{{"game":"xiangqi","mode":"online","side":"red","open":true,"fen":"{MATE_FEN}"}}"#));
     let id = created["id"].as_str().unwrap().to_string();
     let red = created["token"].as_str().unwrap().to_string();
     let opponent = created["links"]["opponent"].as_str().unwrap();
@@ -329,37 +329,52 @@ fn a_flag_falls_without_any_message() {
     let db = fresh_db("clock");
     let server = serve(&db, &["easy=alphabeta:depth=1"]);
     let addr = server.addr();
-    // Five seconds: time for the watcher to join while the clock still runs, even on a
-    // loaded machine (the clock starts when the game is created).
-    let created = create(addr, r#"{"game":"xiangqi","mode":"local","clock":{"base_s":5,"increment_s":0}}"#);
+    let created = create(addr, r#"{"game":"xiangqi","mode":"local","clock":{"base_s":3,"increment_s":0}}"#);
     let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
     runtime().block_on(async {
         let mut watcher = Client::connect(addr, id, None).await;
+        let mut player = Client::connect(addr, id, Some(token)).await;
+        // No clock runs until both sides have moved once.
         let start = watcher.next().await;
-        assert_eq!(start["clock"]["running"], "red");
-        assert_eq!(start["clock"]["increment_ms"], 0);
+        assert_eq!((start["clock"]["running"].clone(), start["clock"]["red_ms"].clone()), (Value::Null, 3000.into()));
+        player.play("h2e2").await;
+        let after_red = watcher.state_at(1).await;
+        assert_eq!(after_red["clock"]["running"], Value::Null);
+        assert_eq!(after_red["clock"]["black_ms"], 3000);
+        player.play("h9g7").await;
+        assert_eq!(watcher.state_at(2).await["clock"]["running"], "red");
         let over = watcher.state_where(|s| s["status"]["over"] == true).await;
         assert_eq!(
             over["status"],
             serde_json::json!({"over":true,"result":"0-1","reason":"time","text":"Black wins by time"})
         );
         assert_eq!(over["clock"]["red_ms"], 0);
+        assert_eq!(over["clock"]["black_ms"], 3000, "Black's time never ran");
         assert_eq!(over["clock"]["running"], Value::Null);
-        let mut player = Client::connect(addr, id, Some(token)).await;
-        player.play("h2e2").await;
+        player.play("b0c2").await;
         assert_eq!(player.error().await, "the game is over");
     });
     let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
     assert_eq!(summary["result"], "0-1");
 }
 
+/// The seat flaw a new player found: a stranger's lobby Join took the invited friend's
+/// seat (the join answered with the invite link's own token). A lobby join now gets a
+/// token of its own and voids the invite link, and only a game open to anyone is listed
+/// or joinable from the lobby at all.
 #[test]
-fn the_lobby_join_takes_the_free_seat_once() {
-    let (server, id, red_token, black_token) = mate_server("join");
+fn the_lobby_join_takes_the_free_seat_once_and_voids_the_invite() {
+    let db = fresh_db("join");
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
     let addr = server.addr();
+    let (id, red_token, invite_token) = online_mate_game(addr);
+    let (_, lobby) = http(addr, "/api/lobby", None);
+    assert_eq!(lobby["games"][0]["clock"], Value::Null);
     let (status, joined) = http(addr, &format!("/api/games/{id}/join"), Some(""));
     assert_eq!(status, 200, "{joined}");
-    assert_eq!(joined["token"], black_token.as_str());
+    let black_token = joined["token"].as_str().unwrap().to_string();
+    assert_ne!(black_token, invite_token, "the join must not hand out the invite link's token");
+    assert_eq!((black_token.len(), joined["links"]["opponent"].clone()), (32, Value::Null));
     assert_eq!(joined["links"]["play"], format!("/#/g/{id}?token={black_token}"));
     let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
     assert_eq!((summary["status"].as_str(), summary["black"].as_str()), (Some("live"), Some("human")));
@@ -368,14 +383,87 @@ fn the_lobby_join_takes_the_free_seat_once() {
     let (status, unknown) = http(addr, "/api/games/0000000000000000/join", Some(""));
     assert_eq!((status, unknown["error"].as_str()), (404, Some("unknown game `0000000000000000`")));
     runtime().block_on(async {
-        let mut black = Client::connect(addr, &id, Some(joined["token"].as_str().unwrap())).await;
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
         assert_eq!(black.next().await["you"], "black");
         let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        // The creator is told that a player from the lobby took the seat.
+        assert_eq!(red.next().await["lobby_seat"], "black");
+        // The friend with the old invite link only watches.
+        let mut friend = Client::connect(addr, &id, Some(&invite_token)).await;
+        assert!(friend.error().await.contains("is not a seat of game"));
+        friend.play(MATE_LINE[0]).await;
+        assert_eq!(friend.error().await, "spectators cannot move; send a suggestion instead");
         red.play(MATE_LINE[0]).await;
         black.state_at(1).await;
         black.play(MATE_LINE[1]).await;
         assert_eq!(red.state_at(2).await["fen"], MATE_FENS[1]);
     });
+    // After a restart too the invite token is no seat.
+    server.stop();
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    runtime().block_on(async {
+        let mut friend = Client::connect(server.addr(), &id, Some(&invite_token)).await;
+        assert!(friend.error().await.contains("is not a seat of game"));
+    });
+}
+
+/// A game created without "open to anyone" is played by invitation only: not in the
+/// lobby, and its seat is taken with the invite link and nothing else.
+#[test]
+fn an_invitation_only_game_is_unlisted_and_unjoinable() {
+    let server = serve(&fresh_db("invite"), &["easy=alphabeta:depth=1"]);
+    let addr = server.addr();
+    let created = create(addr, r#"{"game":"xiangqi","mode":"online","side":"red","clock":{"base_s":300,"increment_s":3}}"#);
+    let id = created["id"].as_str().unwrap();
+    let invite = created["links"]["opponent"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
+    let listed = create(addr, r#"{"game":"xiangqi","mode":"online","open":true,"clock":{"base_s":300,"increment_s":3}}"#);
+    create(addr, r#"{"game":"xiangqi","mode":"local"}"#);
+    create(addr, r#"{"game":"xiangqi","mode":"engine","engine":"easy"}"#);
+    let (_, lobby) = http(addr, "/api/lobby", None);
+    assert_eq!(lobby["games"].as_array().unwrap().len(), 1, "{lobby}");
+    assert_eq!(lobby["games"][0]["id"], listed["id"]);
+    assert_eq!(lobby["games"][0]["clock"], serde_json::json!({"base_s":300.0,"increment_s":3.0}));
+    let (status, refused) = http(addr, &format!("/api/games/{id}/join"), Some(""));
+    assert_eq!(status, 409);
+    assert!(refused["error"].as_str().unwrap().contains("by invitation only"), "{refused}");
+    let (status, refused) = http(addr, "/api/games", Some(r#"{"game":"xiangqi","mode":"local","open":true}"#));
+    assert_eq!((status, refused["error"].as_str()), (400, Some("only online games are open to anyone")));
+    runtime().block_on(async {
+        let mut friend = Client::connect(addr, id, Some(&invite)).await;
+        assert_eq!(friend.next().await["you"], "black");
+    });
+}
+
+/// What a player may do before the game has really started: no resignation or draw
+/// offer to an empty seat, an abort by either side before its first move (none after),
+/// and no clock until both have moved.
+#[test]
+fn either_side_aborts_before_its_first_move_and_nobody_resigns_to_an_empty_seat() {
+    let (server, id, red_token, black_token) = mate_server("abort");
+    let addr = server.addr();
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &id, Some(&red_token)).await;
+        assert_eq!(red.next().await["can_abort"], true);
+        for frame in [r#"{"type":"resign"}"#, r#"{"type":"offer_draw"}"#] {
+            red.send(frame).await;
+            assert_eq!(red.error().await, "nobody has taken the other seat yet: abort the game instead");
+        }
+        let mut black = Client::connect(addr, &id, Some(&black_token)).await;
+        red.play(MATE_LINE[0]).await;
+        let after = black.state_at(1).await;
+        assert_eq!(after["can_abort"], true, "Black has not moved yet");
+        red.send(r#"{"type":"abort"}"#).await;
+        assert_eq!(red.error().await, "too late to abort: you have moved; resign or offer a draw");
+        black.send(r#"{"type":"abort"}"#).await;
+        let over = red.state_where(|s| s["status"]["over"] == true).await;
+        assert_eq!(
+            over["status"],
+            serde_json::json!({"over":true,"result":"*","reason":"aborted","text":"Game aborted"})
+        );
+        assert_eq!(over["can_abort"], false);
+    });
+    let (_, pgn) = http(addr, &format!("/api/games/{id}/pgn"), None);
+    assert!(pgn.as_str().unwrap().contains("[Result \"*\"]"), "{pgn}");
 }
 
 #[test]
@@ -616,5 +704,62 @@ fn the_analysis_board_answers_lines_and_the_net_view() {
     assert_eq!(refused("moves=h2e2,h9g7,h2e2"), "move 3 (`h2e2`) is not legal here");
     assert_eq!(refused(&format!("fen={fen}&moves=i0i9,e9e8")), "move 2 (`e9e8`) comes after the end of the game");
     assert!(refused("fen=nonsense").contains("nonsense"));
+    let _ = std::fs::remove_file(net);
+}
+
+/// Issue 50: a game against a trained net survives a restart of the server. The game
+/// keeps the net by its file (absolute path and content hash), not by the name the server
+/// offered it under: restarted without that name, the same net plays on; once the file
+/// holds another net, the state says so and the game goes on against an offered engine.
+#[test]
+fn an_engine_game_keeps_its_net_across_restarts() {
+    use burn::tensor::Device;
+    use xiangqi_zero::nn::{Net, NetConfig};
+    let db = fresh_db("net-restart");
+    let net = db.with_extension("safetensors");
+    let new_net = || Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&net).expect("a net file");
+    new_net();
+    let offered = format!("tiny-gen0001=net(sims=8):{}", net.display());
+    let server = serve(&db, &[&offered, "easy=alphabeta:depth=1"]);
+    let created = create(server.addr(), r#"{"game":"xiangqi","mode":"engine","engine":"tiny-gen0001","side":"red"}"#);
+    let (id, token) = (created["id"].as_str().unwrap().to_string(), created["token"].as_str().unwrap().to_string());
+    // The human plays its first legal move at ply `ply`: the state after the engine's answer.
+    let play_and_answer = |addr, ply: usize| {
+        let (id, token) = (id.clone(), token.clone());
+        runtime().block_on(async move {
+            let mut human = Client::connect(addr, &id, Some(&token)).await;
+            let before = human.state_at(ply).await;
+            human.play(before["legal"][0].as_str().unwrap()).await;
+            human.state_at(ply + 2).await
+        })
+    };
+    assert_eq!(play_and_answer(server.addr(), 0)["seats"]["black"], "engine: tiny-gen0001");
+    server.stop();
+    // Restarted under another name for the net (a newer generation offered): the same file plays on.
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let state = play_and_answer(server.addr(), 2);
+    assert_eq!(state["engine_missing"], Value::Null);
+    server.stop();
+    // The file now holds another net: the game says so, and goes on against `easy`.
+    new_net();
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    runtime().block_on(async {
+        let mut human = Client::connect(server.addr(), &id, Some(&token)).await;
+        let before = human.state_at(4).await;
+        human.play(before["legal"][0].as_str().unwrap()).await;
+        let waiting = human.state_at(5).await;
+        let missing = waiting["engine_missing"].as_str().expect("the reason the engine is missing");
+        assert!(missing.contains("tiny-gen0001") && missing.contains("has changed"), "{missing}");
+        assert_eq!(waiting["can_abort"], true, "a way to end the game");
+        human.send(r#"{"type":"change_engine","engine":"nosuch"}"#).await;
+        assert_eq!(human.error().await, "unknown engine `nosuch`");
+        human.send(r#"{"type":"change_engine","engine":"easy"}"#).await;
+        let answered = human.state_at(6).await;
+        assert_eq!((answered["seats"]["black"].as_str(), answered["engine_missing"].clone()), (Some("engine: easy"), Value::Null));
+    });
+    server.stop();
+    let server = serve(&db, &["easy=alphabeta:depth=1"]);
+    let state = play_and_answer(server.addr(), 6);
+    assert_eq!(state["seats"]["black"], "engine: easy");
     let _ = std::fs::remove_file(net);
 }

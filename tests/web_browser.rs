@@ -615,3 +615,142 @@ fn the_analysis_board_shows_the_engine_lines_and_the_net() {
     });
     let _ = std::fs::remove_file(net);
 }
+
+/// The value of the link field `class` (`opponent-link`, `watch-link`) of a game page.
+fn link_field(class: &str) -> String {
+    format!("(document.querySelector('.{class} input') || {{value: ''}}).value")
+}
+
+/// From the start screen, an online Xiangqi game as Red, ticking "Open to anyone" when
+/// `open`: its id and the opponent's invite link.
+async fn create_online(page: &Page<'_>, base: &str, open: bool) -> (String, String) {
+    open_start_screen(page, base).await;
+    page.click("label[for=\"mode-online\"]").await;
+    if open {
+        page.click("#open-game").await;
+    }
+    page.click("#start-game").await;
+    page.wait_for("the opponent's link", &format!("{}.includes('token=')", link_field("opponent-link"))).await;
+    let invite = page.eval(&link_field("opponent-link")).await.as_str().expect("a link").to_owned();
+    let id = page.eval("location.hash.split('/')[2].split('?')[0]").await.as_str().expect("an id").to_owned();
+    (id, invite)
+}
+
+/// The seat flaw a new player found (a stranger's lobby Join took the invited friend's
+/// seat, both played Black), driven with three browsers: the creator, a stranger at the
+/// lobby and the invited friend. An invitation-only game is not in the lobby and its seat
+/// goes to the link; a game open to anyone goes to the stranger who joins from the
+/// lobby, and then the friend's link only watches; the creator is told.
+#[test]
+fn a_seat_is_taken_only_as_its_creator_allowed() {
+    let Some(session) = Session::start("seats", 1366, 768) else { return };
+    let creator = session.page();
+    let base = &session.base;
+    session.run(async {
+        let stranger_browser = session.another_browser(360, 640).await;
+        let friend_browser = session.another_browser(1366, 768).await;
+        let (stranger, friend) = (Page { client: &stranger_browser.client }, Page { client: &friend_browser.client });
+        let lobby_lists = |id: &str| format!("!!document.querySelector('.lobby li[data-game=\"{id}\"]')");
+        let lobby_loaded = "!document.querySelector('.lobby-list').textContent.includes('Loading')";
+
+        // By invitation: unlisted, and the seat is the link's.
+        let (private, invite) = create_online(&creator, base, false).await;
+        open_start_screen(&stranger, base).await;
+        stranger.wait_for("the lobby", lobby_loaded).await;
+        assert_eq!(stranger.eval(&lobby_lists(&private)).await, false, "an invitation-only game in the lobby");
+        let refused = stranger
+            .eval(&format!("fetch('/api/games/{private}/join', {{method: 'POST'}}).then(r => r.status)"))
+            .await;
+        assert_eq!(refused, 409, "a join without the link");
+        friend.client.goto(&invite).await.expect("the invite opens");
+        friend.wait_for("the friend at Black", "document.getElementById('status').textContent.startsWith('Red to move')")
+            .await;
+        assert!(friend.text(".seat.bottom .seat-name").await.contains("(you)"));
+
+        // Open to anyone: the stranger joins from the lobby, the invite is void.
+        let (open, invite) = create_online(&creator, base, true).await;
+        open_start_screen(&stranger, base).await;
+        stranger.wait_for("the open game in the lobby", &lobby_lists(&open)).await;
+        stranger.screenshot("seats-lobby-phone").await;
+        stranger.click(&format!(".lobby li[data-game=\"{open}\"] button.primary")).await;
+        stranger
+            .wait_for("the stranger at Black", "document.getElementById('status').textContent.startsWith('Red to move')")
+            .await;
+        friend.client.goto(&invite).await.expect("the void invite opens");
+        friend
+            .wait_for(
+                "the friend only watching",
+                "(document.querySelector('.suggestions') || {textContent: ''}).textContent.includes('You are watching')",
+            )
+            .await;
+        assert!(!friend.text(".seat.bottom .seat-name").await.contains("(you)"), "the friend holds a seat");
+        friend.screenshot("seats-void-invite-desktop").await;
+        creator
+            .wait_for(
+                "the creator told",
+                "document.getElementById('status').textContent.includes('A player from the lobby took')",
+            )
+            .await;
+        creator.screenshot("seats-creator-told-desktop").await;
+        // The stranger plays Black.
+        click_move(&creator, "h2", "e2", 1).await;
+        stranger.wait_for("Red's move", "document.querySelectorAll('.moves .move').length === 1").await;
+        click_move(&stranger, "h9", "g7", 2).await;
+        friend.wait_for("both moves", "document.querySelectorAll('.moves .move').length === 2").await;
+        stranger_browser.client.clone().close().await.expect("the stranger's browser closes");
+        friend_browser.client.clone().close().await.expect("the friend's browser closes");
+    });
+}
+
+/// Issue 50: a game against a trained net survives restarts of the server, seen in the
+/// browser. The first server runs in another folder and offers the net by a relative path
+/// under a generation's name; restarted elsewhere without that name, the same net file
+/// plays on; once the file holds another net, the page says so and goes on against the
+/// engine the player chooses — never a silent freeze.
+#[test]
+fn an_engine_game_survives_restarts_of_the_server() {
+    use burn::tensor::Device;
+    use xiangqi_zero::game::xiangqi::Xiangqi;
+    use xiangqi_zero::nn::{Net, NetConfig};
+    let Some(session) = Session::start("restart", 1366, 768) else { return };
+    let first = session.dir().join("first");
+    std::fs::create_dir_all(first.join("nets")).expect("the first server's folder");
+    let net = first.join("nets/tiny.safetensors");
+    let new_net = || Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&net).expect("a net file");
+    new_net();
+    session.restart_server(&["tiny-gen0001=net(sims=8):nets/tiny.safetensors", "easy=alphabeta:depth=1"], &first);
+    let page = session.page();
+    let base = &session.base;
+    let moves_are = |n: usize| format!("document.querySelectorAll('.moves .move').length === {n}");
+    let status_starts = |text: &str| format!("document.getElementById('status').textContent.startsWith('{text}')");
+    session.run(async {
+        open_start_screen(&page, base).await;
+        page.click("label[for=\"mode-engine\"]").await;
+        page.wait_for("the net offered", "!!document.querySelector('#engine option[value=\"tiny-gen0001\"]')").await;
+        let select = page.client.find(fantoccini::Locator::Id("engine")).await.expect("the engine select");
+        select.select_by_value("tiny-gen0001").await.expect("the net chosen");
+        page.click("#start-game").await;
+        page.wait_for("our turn", &status_starts("Your move")).await;
+        click_move(&page, "h2", "e2", 1).await;
+        page.wait_for("the net's reply", &moves_are(2)).await;
+
+        session.restart_server(&["easy=alphabeta:depth=1"], session.dir());
+        page.wait_for("our turn after the restart", &status_starts("Your move")).await;
+        click_move(&page, "b0", "c2", 3).await;
+        page.wait_for("the same net's reply", &moves_are(4)).await;
+
+        new_net();
+        session.restart_server(&["easy=alphabeta:depth=1"], session.dir());
+        page.wait_for("our turn after the second restart", &status_starts("Your move")).await;
+        click_move(&page, "i0", "i1", 5).await;
+        page.wait_for("the page says the engine is missing", &status_starts("The engine `tiny-gen0001` cannot be had"))
+            .await;
+        page.wait_for("the engine choice", "!!document.querySelector('.actions .change-engine')").await;
+        assert!(page.text("#status").await.contains("has changed"), "the reason named");
+        page.screenshot("engine-missing-desktop").await;
+        page.click(".actions .change-engine").await;
+        page.wait_for("easy's reply", &moves_are(6)).await;
+        page.wait_for("our turn against easy", &status_starts("Your move")).await;
+        assert!(page.text(".seat.top .seat-name").await.contains("engine: easy"));
+    });
+}

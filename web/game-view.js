@@ -4,7 +4,7 @@
 // state frame; the page only forwards what the user chose.
 
 import { analysisLink } from "./analysis-view.js";
-import { absoluteLink, gameSummary, pgnUrl } from "./api.js";
+import { absoluteLink, gameSummary, listEngines, pgnUrl } from "./api.js";
 import { BoardView, pieceBadge } from "./board.js";
 import { lostPieces, materialLead } from "./captures.js";
 import { ClockDisplay } from "./clock.js";
@@ -179,8 +179,21 @@ export class GameView {
     dialog.showModal();
   }
 
-  send(type) {
-    if (!this.connection.send({ type })) toast("Not connected to the server");
+  send(type, fields = {}) {
+    if (!this.connection.send({ type, ...fields })) toast("Not connected to the server");
+  }
+
+  /** The engines the server offers for this game (loaded once), for going on when the
+   *  game's own engine cannot be had. */
+  async loadEngines() {
+    if (this.engines) return;
+    this.engines = [];
+    try {
+      this.engines = (await listEngines()).filter((engine) => engine.games.includes(this.state.game));
+    } catch (error) {
+      toast(`Engines: ${error.message}`);
+    }
+    this.renderActions();
   }
 
   view(ply) {
@@ -277,8 +290,13 @@ export class GameView {
     if (state.status.over) {
       text = state.status.text;
       if (state.rematch_request) text += ` · ${this.seatLabel(state.rematch_request)} asks for a rematch`;
+    } else if (state.engine_missing) {
+      text = `${state.engine_missing[0].toUpperCase()}${state.engine_missing.slice(1)}. `
+        + (state.you === "spectator" ? "The game waits for its player." : "Go on against another engine, or end the game.");
     } else if (SIDES.some((side) => state.seats[side] === null)) {
       text = "Waiting for an opponent to take the other seat";
+    } else if (state.lobby_seat && state.lobby_seat !== state.you && state.moves.length === 0) {
+      text = `A player from the lobby took ${this.seatLabel(state.lobby_seat)}'s seat; the invite link now only watches`;
     } else {
       const mine = state.you === state.to_move;
       text = mine ? `Your move (${this.seatLabel(state.to_move)})` : `${this.seatLabel(state.to_move)} to move`;
@@ -296,7 +314,9 @@ export class GameView {
   renderActions() {
     const state = this.state;
     const seat = state.you !== "spectator";
-    const live = seat && !state.status.over;
+    const seated = SIDES.every((side) => state.seats[side] !== null);
+    // Resigning and draws need an opponent; before that a seat can only abort.
+    const live = seat && !state.status.over && seated;
     const button = (label, cls, onclick, shown = true) =>
       shown ? h("button", { type: "button", class: cls, onclick }, label) : null;
     const opponentOffers = state.draw_offer && state.draw_offer !== state.you && state.you !== "both";
@@ -313,7 +333,9 @@ export class GameView {
         this.render();
       }),
       button("Hint", "hint", () => this.send("hint"), live && (state.mode === "engine" || state.mode === "local")),
-      button("Resign", "resign", (event) => this.confirmThen(event.target, "Really resign?", () => this.send("resign")), live),
+      ...this.engineChoice(),
+      button(state.engine_missing ? "End the game" : "Abort", "abort", () => this.send("abort"), state.can_abort),
+      button("Resign", "resign", (event) => this.confirmThen(event.target, "Really resign?", () => this.send("resign")), live && !state.can_abort),
       button(state.mode === "local" ? "Agree a draw" : iOffered ? "Draw offered" : "Offer draw", "offer-draw",
         () => this.send("offer_draw"), live && !opponentOffers),
       button("Accept draw", "accept-draw", () => this.send("accept_draw"), live && opponentOffers),
@@ -339,6 +361,21 @@ export class GameView {
     if (asked && iAsked) asked.disabled = true;
     const rematch = this.actions.querySelector(".rematch");
     if (rematch && iAskedRematch) rematch.disabled = true;
+  }
+
+  /** When the game's engine cannot be had: a choice of the offered engines to go on against. */
+  engineChoice() {
+    if (!this.state.engine_missing || this.state.you === "spectator") return [];
+    if (!this.engines) {
+      this.loadEngines();
+      return [];
+    }
+    if (!this.engines.length) return [];
+    const choice = h("select", { class: "engine-choice", "aria-label": "Engine to go on against" },
+      this.engines.map((engine) => h("option", { value: engine.name }, engine.about ? `${engine.name} (trained net)` : `${engine.name} (${engine.spec})`)));
+    const go = h("button", { type: "button", class: "primary change-engine",
+      onclick: () => this.send("change_engine", { engine: choice.value }) }, "Go on against");
+    return [go, choice];
   }
 
   confirmThen(target, question, action) {

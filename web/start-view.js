@@ -24,6 +24,18 @@ function field(label, control) {
   return h("label", { class: "field" }, [h("span", {}, label), control]);
 }
 
+/** A lobby game's clock: "5+3" (minutes + seconds a move), or "no clock". */
+function clockText(clock) {
+  return clock ? `${+(clock.base_s / 60).toFixed(1)}+${clock.increment_s}` : "no clock";
+}
+
+/** Plies as players count them: "not started", "1 move", "3 moves" (a move per side). */
+function movesText(plies) {
+  if (plies === 0) return "not started";
+  const moves = Math.ceil(plies / 2);
+  return `${moves} move${moves === 1 ? "" : "s"}`;
+}
+
 /** Opens the seat (or watch view) behind one of the server's links ("/#/g/…"). */
 export function openLink(link) {
   location.hash = link.slice(link.indexOf("#"));
@@ -65,9 +77,13 @@ export class StartView {
       placeholder: "Optional: a FEN, or a record in WXF, 中文 or ICCS",
     });
     this.recordField = field("Start from", this.record);
+    // An online game is by invitation (its link) unless listed for anyone to join.
+    this.openInput = h("input", { type: "checkbox", id: "open-game", name: "open" });
+    this.openField = h("label", { class: "field checkbox" }, [this.openInput,
+      h("span", {}, "Open to anyone: list it in the lobby (anyone may take the seat, and the invite link is then void)")]);
     const form = h("form", { class: "new-game", onsubmit: (event) => this.start(event) }, [
       h("div", { class: "modes", role: "radiogroup" }, this.modeInputs),
-      field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock), this.recordField,
+      field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock), this.openField, this.recordField,
       h("div", { class: "form-actions" }, [
         h("button", { type: "submit", id: "start-game", class: "primary" }, "Start"),
         (this.analyse = h("button", {
@@ -94,6 +110,7 @@ export class StartView {
     const game = this.game.value;
     this.engineField.hidden = mode !== "engine";
     this.sideField.hidden = mode === "local";
+    this.openField.hidden = mode !== "online";
     this.recordField.hidden = this.analyse.hidden = game !== "xiangqi";
     const sideLabels = game === "banqi" ? ["Move first", "Move second"] : ["Red (moves first)", "Black"];
     const side = this.side.value || "red";
@@ -124,6 +141,7 @@ export class StartView {
     const newGame = { game: this.game.value, mode };
     if (mode === "engine") newGame.engine = this.engine.value;
     if (mode !== "local") newGame.side = this.side.value;
+    if (mode === "online" && this.openInput.checked) newGame.open = true;
     if (newGame.game === "xiangqi" && this.record.value.trim()) newGame.record = this.record.value;
     if (this.clock.value) {
       const [base, increment] = this.clock.value.split("+").map(Number);
@@ -155,12 +173,12 @@ export class StartView {
       return;
     }
     if (!games.length) {
-      this.lobby.replaceChildren(h("p", { class: "muted" }, "No open or live games. Start one online!"));
+      this.lobby.replaceChildren(h("p", { class: "muted" }, "No games open to anyone. Start one online and tick “Open to anyone”!"));
       return;
     }
     this.lobby.replaceChildren(h("ul", { class: "lobby" }, games.map((game) => h("li", { "data-game": game.id }, [
       h("div", { class: "lobby-title" }, `${game.game === "banqi" ? "Banqi" : "Xiangqi"} · ${game.mode}`),
-      h("div", { class: "lobby-players" }, `${game.red || "—"} vs ${game.black || "—"} · ${game.plies} plies · ${game.spectators} watching`),
+      h("div", { class: "lobby-players" }, `${game.red || "—"} vs ${game.black || "—"} · ${clockText(game.clock)} · ${movesText(game.plies)} · ${game.spectators} watching`),
       h("div", { class: "lobby-actions" }, [
         game.status === "open" ? h("button", { type: "button", class: "primary", onclick: () => this.join(game.id) }, "Join") : null,
         h("button", { type: "button", onclick: () => openLink(`/#/g/${game.id}`) }, "Watch"),

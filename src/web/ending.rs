@@ -16,6 +16,17 @@ pub fn outcome(table: &dyn Table, winner: Option<Seat>, reason: &str) -> Outcome
     Outcome { over: true, result: Some(result.to_string()), reason: Some(reason.to_string()), text: Some(text) }
 }
 
+/// The outcome of a game called off before both sides had moved: over, with no result
+/// (`*`, as PGN writes an unfinished game's).
+pub fn aborted() -> Outcome {
+    Outcome {
+        over: true,
+        result: Some("*".to_string()),
+        reason: Some("aborted".to_string()),
+        text: Some("Game aborted".to_string()),
+    }
+}
+
 /// `Red wins by checkmate`, or `Draw by agreement` when there is no `winner`.
 pub fn sentence(winner: Option<String>, reason: &str) -> String {
     match winner {

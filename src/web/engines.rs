@@ -32,6 +32,51 @@ pub struct Engine {
     pub games: Vec<&'static str>,
     /// What the page says of it (a trained net: whose, and how strong it measured).
     pub about: Option<String>,
+    /// What a game against it stores to find it again after a restart: the spec with a
+    /// net's file by absolute path, and that file's content hash.
+    pub identity: EngineIdentity,
+}
+
+/// An engine as a game stores it: what it is, not the name a server offered it by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineIdentity {
+    /// The spec, a net's path absolute (`net(sims=800):/home/me/run/models/gen0018.safetensors`).
+    pub spec: String,
+    /// A net's content hash (`crc32:1a2b3c4d`), `None` for engines without a file.
+    pub net_hash: Option<String>,
+}
+
+impl EngineIdentity {
+    /// The identity of the player `text` spells, `spec` once read: a net's path made
+    /// absolute (against this process's folder) and its file hashed.
+    fn of(text: &str, spec: &mut PlayerSpec) -> Result<EngineIdentity, String> {
+        let PlayerSpec::Net { path, .. } = spec else {
+            return Ok(EngineIdentity { spec: text.to_string(), net_hash: None });
+        };
+        *path = std::path::absolute(&*path).map_err(|e| format!("`{}`: {e}", path.display()))?;
+        let options = text.find("):").map_or("net", |close| &text[..=close]);
+        Ok(EngineIdentity { spec: format!("{options}:{}", path.display()), net_hash: Some(net_hash(path)?) })
+    }
+
+    /// The player this identity names, if it can still be had: a net only while its file
+    /// holds the same bytes as when the game began.
+    pub fn player(&self) -> Result<PlayerSpec, String> {
+        let mut spec: PlayerSpec = self.spec.parse()?;
+        let found = EngineIdentity::of(&self.spec, &mut spec)?;
+        if found.net_hash != self.net_hash {
+            return Err(match found.net_hash {
+                Some(_) => format!("its net file has changed since the game began ({})", self.spec),
+                None => format!("`{}` is no longer a net", self.spec),
+            });
+        }
+        Ok(spec)
+    }
+}
+
+/// The content hash of the net file at `path`.
+fn net_hash(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("its net file {} cannot be read: {e}", path.display()))?;
+    Ok(format!("crc32:{:08x}", crc32fast::hash(&bytes)))
 }
 
 impl Engine {
@@ -42,7 +87,8 @@ impl Engine {
             .map(|(name, spec)| (name.trim(), spec.trim()))
             .filter(|(name, _)| !name.is_empty())
             .ok_or_else(|| format!("engine `{text}`: expected NAME=SPEC, e.g. easy=alphabeta:depth=1"))?;
-        let spec: PlayerSpec = spec_text.parse().map_err(|e| format!("engine `{name}`: {e}"))?;
+        let mut spec: PlayerSpec = spec_text.parse().map_err(|e| format!("engine `{name}`: {e}"))?;
+        let identity = EngineIdentity::of(spec_text, &mut spec).map_err(|e| format!("engine `{name}`: {e}"))?;
         let mut games = Vec::new();
         let mut why = Vec::new();
         for game in GAMES {
@@ -54,7 +100,7 @@ impl Engine {
         if games.is_empty() {
             return Err(format!("engine `{name}` cannot play: {}", why.join("; ")));
         }
-        Ok(Engine { name: name.to_string(), text: spec_text.to_string(), spec, games, about: None })
+        Ok(Engine { name: name.to_string(), text: spec_text.to_string(), spec, games, about: None, identity })
     }
 
     /// Reads every `NAME=SPEC`; names must differ.
@@ -68,6 +114,22 @@ impl Engine {
             engines.push(engine);
         }
         Ok(engines)
+    }
+}
+
+/// The player of a restored engine game that stored the engine `name` as `identity`
+/// (`None`: a game stored before identities were, found by its name alone): the offered
+/// engine that is the same player, else the stored player itself if it can still be had;
+/// or why the game cannot go on against it.
+pub fn restored_engine(name: &str, identity: Option<&EngineIdentity>, offered: &[Engine]) -> Result<PlayerSpec, String> {
+    let missing = |why: String| format!("the engine `{name}` cannot be had on this server: {why}");
+    let Some(identity) = identity else {
+        let by_name = offered.iter().find(|e| e.name == name).map(|e| e.spec.clone());
+        return by_name.ok_or_else(|| missing("no engine of that name is offered".to_string()));
+    };
+    match offered.iter().find(|e| &e.identity == identity) {
+        Some(same) => Ok(same.spec.clone()),
+        None => identity.player().map_err(missing),
     }
 }
 

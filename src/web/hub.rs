@@ -18,6 +18,8 @@ use crate::game::{Game, Status};
 
 /// Analyses run at once; more are refused until one ends.
 const ANALYSES: usize = 2;
+/// An open game that nobody has moved in leaves the lobby this long after its creation.
+const UNSTARTED_LISTED_S: u64 = 30 * 60;
 
 /// The rooms of a server, and its analysis board.
 pub struct Hub {
@@ -68,18 +70,28 @@ impl Hub {
         self.context.room(id)
     }
 
-    /// Open and live games, newest first.
+    /// The games open to anyone that are waiting or being played, newest first: never a
+    /// game played by invitation, on one device or against the engine, and not one that
+    /// nobody has moved in for [`UNSTARTED_LISTED_S`] since its creation.
     pub fn lobby(&self) -> Vec<GameSummary> {
         let rooms: Vec<Arc<Room>> =
             self.context.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
-        let mut games: Vec<GameSummary> =
-            rooms.iter().map(|room| room.summary()).filter(|g| g.status != "over").collect();
+        let now = now_s();
+        let mut games: Vec<GameSummary> = rooms
+            .iter()
+            .filter(|room| room.is_open())
+            .map(|room| room.summary())
+            .filter(|g| g.status != "over" && (g.plies > 0 || now.saturating_sub(g.created) < UNSTARTED_LISTED_S))
+            .collect();
         games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
         games
     }
 
     /// Creates and stores a game as `new` asks.
     pub fn create(&self, new: &NewGame) -> Result<Created, String> {
+        if new.open && new.mode != "online" {
+            return Err("only online games are open to anyone".to_string());
+        }
         if new.game == "banqi" && (new.fen.is_some() || new.record.is_some()) {
             return Err("a Banqi game always starts from the start position".to_string());
         }
@@ -119,7 +131,7 @@ impl Hub {
                 tokens[human] = Some(token.clone());
                 let mut names = [Some(format!("engine: {name}")), Some(format!("engine: {name}"))];
                 names[human] = Some("human".to_string());
-                (tokens, names, Some(name.to_string()))
+                (tokens, names, Some(engine))
             }
             other => return Err(format!("unknown mode `{other}` (engine, local, online)")),
         };
@@ -135,24 +147,28 @@ impl Hub {
             id: id.clone(),
             game: table.name().to_string(),
             mode: new.mode.clone(),
-            created: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            created: now_s(),
             start: table.start(),
             tokens: tokens.clone(),
             names,
-            engine,
+            engine: engine.map(|e| e.name.clone()),
+            engine_identity: engine.map(|e| e.identity.clone()),
             clock,
             left_ms: clock.map(|(base, _)| [base, base]),
             end: None,
+            open: new.open,
+            start_plies: moves.len(),
         };
         self.context.open_game(row, &moves)?;
         let opponent = tokens[1 - human].as_deref().filter(|_| new.mode == "online");
         Ok(created(id, token, opponent))
     }
 
-    /// Gives a newcomer the free seat of open game `id` (`None`: no such game).
+    /// Gives a newcomer from the lobby the free seat of game `id`, open to anyone, with a
+    /// token of its own (`None`: no such game).
     pub fn join(&self, id: &str) -> Option<Result<Created, String>> {
         let room = self.room(id)?;
-        Some(room.take_free_seat().map(|token| created(id.to_string(), token, None)))
+        Some(room.take_free_seat(new_token(&mut rand::rng())).map(|token| created(id.to_string(), token, None)))
     }
 }
 
@@ -177,6 +193,11 @@ fn created(id: String, token: String, opponent: Option<&str>) -> Created {
     let link = |token: &str| format!("/#/g/{id}?token={token}");
     let links = Links { play: link(&token), opponent: opponent.map(link), watch: format!("/#/g/{id}") };
     Created { links, id, token }
+}
+
+/// Now, in seconds since the Unix epoch.
+pub(super) fn now_s() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// A new secret seat token: 128 random bits in hex.

@@ -38,6 +38,14 @@ pub enum ClientFrame {
     Rematch,
     /// A seat asks the hint engine for a move.
     Hint,
+    /// A seat that has not moved yet calls the game off: no result. Also the way out of
+    /// an engine game whose engine cannot be had.
+    Abort,
+    /// An engine game whose engine cannot be had goes on against another offered engine.
+    ChangeEngine {
+        /// The offered engine's name.
+        engine: String,
+    },
     /// Answered by `pong`.
     Ping,
 }
@@ -108,6 +116,10 @@ pub struct NewGame {
     /// plain move list in ICCS, WXF or Chinese) whose moves are played at once.
     #[serde(default)]
     pub record: Option<String>,
+    /// Online: listed in the lobby, where anyone may take the free seat (and the invite
+    /// link is then void). Without it only the invite link seats the opponent.
+    #[serde(default)]
+    pub open: bool,
 }
 
 /// The links of a created game.
@@ -134,7 +146,7 @@ pub struct Created {
 }
 
 /// One game as the lobby and `GET /api/games/<id>` show it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct GameSummary {
     /// The game's id.
     pub id: String,
@@ -152,6 +164,8 @@ pub struct GameSummary {
     pub black: Option<String>,
     /// Plies played.
     pub plies: usize,
+    /// The clock, when the game has one.
+    pub clock: Option<ClockSetting>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `None` while the game goes on.
     pub result: Option<String>,
     /// Spectators connected.
@@ -257,8 +271,15 @@ pub struct State {
     /// The rematch's game id once it is created: each seat goes on there with its own
     /// token, now for the other colour.
     pub rematch: Option<String>,
-    /// The clocks, when the game has them.
+    /// The clocks, when the game has them; they run once both sides have moved.
     pub clock: Option<ClockView>,
+    /// Whether this connection's seat may abort the game now (it has not moved yet).
+    pub can_abort: bool,
+    /// The seat a player from the lobby took (the invite link for it is void).
+    pub lobby_seat: Option<String>,
+    /// Why the game's engine cannot be had (after a restart): the game waits for another
+    /// engine (`change_engine`) or its end (`abort`).
+    pub engine_missing: Option<String>,
     /// The spectators' suggestions for this position, most first (empty where hidden).
     pub suggestions: Vec<(String, usize)>,
     /// Spectators connected.

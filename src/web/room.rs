@@ -4,16 +4,16 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::{mpsc, watch};
 
 use super::clock::Clock;
-use super::ending::outcome;
-use super::engines::{think, Engine, HINT_SPEC};
-use super::protocol::{BySeat, ClientFrame, ClockView, GameSummary, Outcome, Reply, State};
+use super::ending::{aborted, outcome};
+use super::hub::now_s;
+use super::engines::{restored_engine, think, Engine, HINT_SPEC};
+use super::protocol::{BySeat, ClientFrame, ClockSetting, ClockView, GameSummary, Outcome, Reply, State};
 use super::store::{GameRow, Store};
 use super::table::{new_table, Table};
 use crate::eval::PlayerSpec;
@@ -116,6 +116,12 @@ const NOTHING_TO_TAKE_BACK: &str = "there is no move to take back";
 /// A room's mutable state.
 struct Inner {
     row: GameRow,
+    /// The seat that moved first after the game's creation.
+    first_mover: Seat,
+    /// The seat a player from the lobby took.
+    lobby_seat: Option<Seat>,
+    /// An engine game's engine, or why it cannot be had.
+    engine: Option<Result<PlayerSpec, String>>,
     table: Box<dyn Table>,
     clock: Option<Clock>,
     end: Option<Outcome>,
@@ -151,18 +157,43 @@ impl Inner {
         self.row.names.iter().all(Option::is_some)
     }
 
+    /// Whether `seat` has moved since the game was created (imported moves not counted).
+    fn has_moved(&self, seat: Seat) -> bool {
+        let played = self.plies().saturating_sub(self.row.start_plies);
+        played >= 2 || (played == 1 && self.first_mover == seat)
+    }
+
+    /// Both sides have moved once: the clock runs from here.
+    fn started(&self) -> bool {
+        self.plies() >= self.row.start_plies + 2
+    }
+
+    /// Whether `role` may abort now: a seat that has not moved yet, in a game not over.
+    fn can_abort(&self, role: Role) -> bool {
+        let seat = match role {
+            Role::Seat(seat) => seat,
+            Role::Both => self.to_move(),
+            Role::Spectator => return false,
+        };
+        !self.over() && (!self.has_moved(seat) || self.engine_missing().is_some())
+    }
+
     fn to_move(&self) -> Seat {
         self.table.to_move()
     }
 
-    /// The engine's spec, when the seat to move is an engine's.
-    fn engine_to_move(&self, engines: &[Engine]) -> Option<PlayerSpec> {
+    /// The engine's spec, when the seat to move is an engine's that can be had.
+    fn engine_to_move(&self) -> Option<PlayerSpec> {
         let seat = self.to_move();
         if self.over() || self.row.tokens[seat.index()].is_some() {
             return None;
         }
-        let name = self.row.engine.as_deref()?;
-        engines.iter().find(|e| e.name == name).map(|e| e.spec.clone())
+        self.engine.clone()?.ok()
+    }
+
+    /// Why the engine of a game going on cannot be had.
+    fn engine_missing(&self) -> Option<&str> {
+        self.engine.as_ref()?.as_ref().err().map(String::as_str).filter(|_| !self.over())
     }
 }
 
@@ -179,6 +210,10 @@ impl Room {
     /// Rebuilds a room from its stored row and moves, and resumes its engine and clock.
     pub fn restore(context: Arc<Context>, row: GameRow, moves: &[String]) -> Result<Arc<Room>, String> {
         let table = replayed(&row, moves)?;
+        let first_mover = replayed(&row, &moves[..row.start_plies.min(moves.len())])?.to_move();
+        let engine = row.engine.as_deref().filter(|_| row.mode == "engine").map(|name| {
+            restored_engine(name, row.engine_identity.as_ref(), &context.engines)
+        });
         let clock = row.clock.map(|(base, increment)| Clock::new(row.left_ms.unwrap_or([base, base]), increment));
         let room = Arc::new(Room {
             id: row.id.clone(),
@@ -186,6 +221,9 @@ impl Room {
             inner: Mutex::new(Inner {
                 end: row.end.clone(),
                 row,
+                first_mover,
+                lobby_seat: None,
+                engine,
                 table,
                 clock,
                 draw_offer: None,
@@ -218,6 +256,11 @@ impl Room {
         self.frames.subscribe()
     }
 
+    /// Whether the game is open to anyone from the lobby.
+    pub fn is_open(&self) -> bool {
+        self.lock().row.open
+    }
+
     /// The game's summary for the lobby.
     pub fn summary(&self) -> GameSummary {
         let inner = self.lock();
@@ -237,6 +280,10 @@ impl Room {
             red: inner.row.names[0].clone(),
             black: inner.row.names[1].clone(),
             plies: inner.plies(),
+            clock: inner.row.clock.map(|(base, increment)| ClockSetting {
+                base_s: base as f64 / 1000.0,
+                increment_s: increment as f64 / 1000.0,
+            }),
             result: inner.end.as_ref().and_then(|end| end.result.clone()),
             spectators: inner.spectators,
         }
@@ -275,7 +322,7 @@ impl Room {
         };
         if let Role::Seat(seat) = role {
             if inner.row.names[seat.index()].is_none() {
-                if let Err(e) = self.seat_human(&mut inner, seat.index()) {
+                if let Err(e) = self.seat_human(&mut inner, seat.index(), None) {
                     return (Role::Spectator, Some(e));
                 }
             }
@@ -289,24 +336,29 @@ impl Room {
         (role, warning)
     }
 
-    /// Gives the free seat of an open online game to a newcomer from the lobby: its token,
-    /// or why there is none.
-    pub fn take_free_seat(self: &Arc<Self>) -> Result<String, String> {
+    /// Gives the free seat of a game open to anyone to a newcomer from the lobby, under
+    /// `token`, which replaces the seat's invite token (that link only watches from now
+    /// on); or says why there is none.
+    pub fn take_free_seat(self: &Arc<Self>, token: String) -> Result<String, String> {
         let mut inner = self.lock();
-        let free = (0..2).find(|&i| inner.row.names[i].is_none() && !inner.over());
-        let token = free.and_then(|i| inner.row.tokens[i].clone().map(|token| (i, token)));
-        let Some((seat, token)) = token else { return Err(format!("game {} has no free seat", self.id)) };
-        self.seat_human(&mut inner, seat)?;
+        if !inner.row.open {
+            return Err(format!("game {} is by invitation only: its seat is taken with the invite link", self.id));
+        }
+        let free = (0..2).find(|&i| inner.row.names[i].is_none() && inner.row.tokens[i].is_some() && !inner.over());
+        let Some(seat) = free else { return Err(format!("game {} has no free seat", self.id)) };
+        self.seat_human(&mut inner, seat, Some(&token))?;
+        inner.lobby_seat = Some(if seat == 0 { Seat::First } else { Seat::Second });
         self.changed(&mut inner);
         Ok(token)
     }
 
-    /// Seats a human at free seat `seat` (stored first) and starts the clock if the game
-    /// is now live.
-    fn seat_human(&self, inner: &mut Inner, seat: usize) -> Result<(), String> {
-        self.context.store.take_seat(&self.id, seat, "human")?;
+    /// Seats a human at free seat `seat` (stored first), under `new_token` when given.
+    fn seat_human(&self, inner: &mut Inner, seat: usize, new_token: Option<&str>) -> Result<(), String> {
+        self.context.store.take_seat(&self.id, seat, "human", new_token)?;
         inner.row.names[seat] = Some("human".to_string());
-        self.start_clock(inner);
+        if let Some(token) = new_token {
+            inner.row.tokens[seat] = Some(token.to_string());
+        }
         Ok(())
     }
 
@@ -358,6 +410,21 @@ impl Room {
                 }
                 self.play(&mut inner, seat, &mv).map(|()| None)
             }
+            ClientFrame::Resign | ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw
+                if !inner.live() =>
+            {
+                Err("nobody has taken the other seat yet: abort the game instead".to_string())
+            }
+            ClientFrame::Abort => {
+                if role == Role::Spectator {
+                    return Err("spectators cannot abort the game".to_string());
+                }
+                if !inner.can_abort(role) {
+                    return Err("too late to abort: you have moved; resign or offer a draw".to_string());
+                }
+                self.end(&mut inner, aborted()).map(|()| None)
+            }
+            ClientFrame::ChangeEngine { engine } => self.change_engine(&mut inner, role, &engine).map(|()| None),
             ClientFrame::Resign => {
                 let seat = match role {
                     Role::Seat(seat) => seat,
@@ -378,10 +445,7 @@ impl Room {
                     return Err("spectators cannot ask for hints".to_string());
                 }
                 let spec = match inner.row.mode.as_str() {
-                    "engine" => {
-                        let name = inner.row.engine.as_deref().unwrap_or_default();
-                        self.context.engines.iter().find(|e| e.name == name).map(|e| e.spec.clone())
-                    }
+                    "engine" => inner.engine.clone().and_then(Result::ok),
                     "local" => HINT_SPEC.parse().ok(),
                     _ => return Err("hints are for engine and local games".to_string()),
                 };
@@ -398,6 +462,28 @@ impl Room {
                 Ok(None)
             }
         }
+    }
+
+    /// An engine game whose engine cannot be had goes on against the offered engine `name`.
+    fn change_engine(self: &Arc<Self>, inner: &mut Inner, role: Role, name: &str) -> Result<(), String> {
+        if role == Role::Spectator {
+            return Err("spectators cannot choose the engine".to_string());
+        }
+        if inner.engine_missing().is_none() {
+            return Err("the game's engine is playing; the engine is changed only when it cannot be had".to_string());
+        }
+        let engine = self.context.engines.iter().find(|e| e.name == name).ok_or_else(|| format!("unknown engine `{name}`"))?;
+        if !engine.games.contains(&inner.row.game.as_str()) {
+            return Err(format!("engine `{name}` does not play {}", inner.row.game));
+        }
+        let seat = (0..2).find(|&i| inner.row.tokens[i].is_none()).ok_or("the game has no engine seat")?;
+        self.context.store.change_engine(&self.id, seat, name, &engine.identity)?;
+        inner.row.engine = Some(name.to_string());
+        inner.row.engine_identity = Some(engine.identity.clone());
+        inner.row.names[seat] = Some(format!("engine: {name}"));
+        inner.engine = Some(Ok(engine.spec.clone()));
+        self.changed(inner);
+        Ok(())
     }
 
     /// The seat `role` moves for, if it is its turn.
@@ -501,11 +587,12 @@ impl Room {
         let id = format!("{:016x}", inner.rng.random::<u64>());
         let row = GameRow {
             id: id.clone(),
-            created: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            created: now_s(),
             tokens: [old.tokens[1].clone(), old.tokens[0].clone()],
             names: [old.names[1].clone(), old.names[0].clone()],
             left_ms: old.clock.map(|(base, _)| [base, base]),
             end: None,
+            start_plies: 0,
             ..old.clone()
         };
         self.context.open_game(row, &[])?;
@@ -523,7 +610,11 @@ impl Room {
         let to_move = table.to_move();
         let mut clock = inner.clock.clone();
         if let Some(clock) = clock.as_mut().filter(|clock| clock.running().is_some()) {
-            clock.start(to_move);
+            if plies >= inner.row.start_plies + 2 {
+                clock.start(to_move);
+            } else {
+                clock.stop();
+            }
         }
         let left = clock.as_ref().map(|c| [c.left(Seat::First), c.left(Seat::Second)]);
         self.context.store.take_back(&self.id, plies, left)?;
@@ -550,7 +641,11 @@ impl Room {
         };
         let mut clock = inner.clock.clone();
         if let Some(clock) = clock.as_mut() {
-            clock.moved(seat, table.to_move());
+            if clock.running().is_some() {
+                clock.moved(seat, table.to_move());
+            } else if table.moves().len() >= inner.row.start_plies + 2 {
+                clock.start(table.to_move());
+            }
             if end.is_some() {
                 clock.stop();
             }
@@ -570,6 +665,11 @@ impl Room {
     /// Ends the game: `winner` (`None`: a draw) for `reason`; stored, then shown.
     fn finish(self: &Arc<Self>, inner: &mut Inner, winner: Option<Seat>, reason: &str) -> Result<(), String> {
         let end = outcome(&*inner.table, winner, reason);
+        self.end(inner, end)
+    }
+
+    /// Ends the game with `end`: stored, then shown.
+    fn end(self: &Arc<Self>, inner: &mut Inner, end: Outcome) -> Result<(), String> {
         self.context.store.finish(&self.id, &end)?;
         inner.end = Some(end);
         inner.draw_offer = None;
@@ -580,10 +680,10 @@ impl Room {
         Ok(())
     }
 
-    /// Starts the clock of the side to move once the game is live.
+    /// Starts the clock of the side to move once both sides have moved.
     fn start_clock(&self, inner: &mut Inner) {
         let to_move = inner.to_move();
-        let ready = inner.live() && !inner.over();
+        let ready = inner.started() && !inner.over();
         if let Some(clock) = inner.clock.as_mut().filter(|c| ready && c.running().is_none()) {
             clock.start(to_move);
         }
@@ -593,7 +693,7 @@ impl Room {
     fn changed(self: &Arc<Self>, inner: &mut Inner) {
         self.frames.send_replace(Arc::new(self.frames_of(inner)));
         let ply = inner.plies();
-        if let Some(spec) = inner.engine_to_move(&self.context.engines).filter(|_| inner.engine_busy != Some(ply)) {
+        if let Some(spec) = inner.engine_to_move().filter(|_| inner.engine_busy != Some(ply)) {
             inner.engine_busy = Some(ply);
             let (room, table, seed) = (Arc::clone(self), inner.table.boxed_clone(), inner.rng.random());
             let takebacks = inner.takebacks;
@@ -696,6 +796,9 @@ impl Room {
             }),
             suggestions: Vec::new(),
             spectators: inner.spectators,
+            can_abort: false,
+            lobby_seat: inner.lobby_seat.map(|seat| seat_str(seat).to_string()),
+            engine_missing: inner.engine_missing().map(String::from),
         };
         let mut frame = |role: Role| {
             let shown = match role {
@@ -704,6 +807,7 @@ impl Room {
                 Role::Both => false,
             };
             state.you = role.as_str().to_string();
+            state.can_abort = inner.can_abort(role);
             state.suggestions = if shown { tally.clone() } else { Vec::new() };
             serde_json::to_string(&state).unwrap_or_default()
         };

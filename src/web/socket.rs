@@ -77,7 +77,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClientFrame, String> {
     }
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
     let kind = value.get("type").and_then(|t| t.as_str()).ok_or("a frame needs a string `type`")?.to_string();
-    const KINDS: [&str; 11] = [
+    const KINDS: [&str; 13] = [
         "move",
         "suggest",
         "resign",
@@ -88,6 +88,8 @@ pub fn parse(bytes: &[u8]) -> Result<ClientFrame, String> {
         "decline_takeback",
         "rematch",
         "hint",
+        "abort",
+        "change_engine",
         "ping",
     ];
     if !KINDS.contains(&kind.as_str()) {

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use rusqlite::{params, Connection};
 
+use super::engines::EngineIdentity;
 use super::protocol::Outcome;
 
 /// The tables, created when missing.
@@ -14,11 +15,21 @@ CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, mode TEXT NOT NULL, created INTEGER NOT NULL,
     start TEXT NOT NULL, red_token TEXT, black_token TEXT, red_name TEXT, black_name TEXT,
     engine TEXT, clock_base_ms INTEGER, clock_inc_ms INTEGER, red_ms INTEGER, black_ms INTEGER,
-    result TEXT, reason TEXT, text TEXT);
+    result TEXT, reason TEXT, text TEXT, open INTEGER NOT NULL DEFAULT 0,
+    start_plies INTEGER NOT NULL DEFAULT 0, engine_spec TEXT, engine_hash TEXT);
 CREATE TABLE IF NOT EXISTS moves (
     game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, mv TEXT NOT NULL,
     PRIMARY KEY (game, ply));
 ";
+
+/// Columns added since the first schema, with their declarations: a database written
+/// before them gains them when opened (its games private, counted from their first ply).
+const ADDED_COLUMNS: [(&str, &str); 4] = [
+    ("open", "INTEGER NOT NULL DEFAULT 0"),
+    ("start_plies", "INTEGER NOT NULL DEFAULT 0"),
+    ("engine_spec", "TEXT"),
+    ("engine_hash", "TEXT"),
+];
 
 /// A game's row: everything but its moves.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,12 +50,19 @@ pub struct GameRow {
     pub names: [Option<String>; 2],
     /// The engine's name (engine mode).
     pub engine: Option<String>,
+    /// What the engine is (engine mode; `None` in games stored before this was).
+    pub engine_identity: Option<EngineIdentity>,
     /// Clock base and increment, in milliseconds.
     pub clock: Option<(u64, u64)>,
     /// Each side's time left after the last move.
     pub left_ms: Option<[u64; 2]>,
     /// The result, once the game is over.
     pub end: Option<Outcome>,
+    /// Listed in the lobby, where anyone may take its free seat (online games only).
+    pub open: bool,
+    /// The moves the game was created with (an imported record's): its clock and its
+    /// players' first moves count from there.
+    pub start_plies: usize,
 }
 
 /// The database.
@@ -63,6 +81,14 @@ impl Store {
         db.pragma_update(None, "journal_mode", "WAL").map_err(fail)?;
         db.pragma_update(None, "synchronous", "NORMAL").map_err(fail)?;
         db.execute_batch(SCHEMA).map_err(fail)?;
+        for (column, declaration) in ADDED_COLUMNS {
+            let present: bool = db
+                .query_row("SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1", [column], |r| r.get(0))
+                .map_err(fail)?;
+            if !present {
+                db.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {declaration}")).map_err(fail)?;
+            }
+        }
         Ok(Store { db: Mutex::new(db) })
     }
 
@@ -79,8 +105,8 @@ impl Store {
         self.transaction(|tx| {
             tx.execute(
                 "INSERT INTO games (id, game, mode, created, start, red_token, black_token, red_name, black_name,
-                 engine, clock_base_ms, clock_inc_ms, red_ms, black_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                 ?10, ?11, ?12, ?13, ?14)",
+                 engine, clock_base_ms, clock_inc_ms, red_ms, black_ms, open, start_plies, engine_spec, engine_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
                 params![
                     row.id,
                     row.game,
@@ -96,6 +122,10 @@ impl Store {
                     row.clock.map(|c| c.1 as i64),
                     row.left_ms.map(|l| l[0] as i64),
                     row.left_ms.map(|l| l[1] as i64),
+                    row.open,
+                    row.start_plies as i64,
+                    row.engine_identity.as_ref().map(|e| &e.spec),
+                    row.engine_identity.as_ref().and_then(|e| e.net_hash.as_ref()),
                 ],
             )?;
             for (ply, mv) in moves.iter().enumerate() {
@@ -105,11 +135,28 @@ impl Store {
         })
     }
 
-    /// Seats `name` in seat `seat` (0 first, 1 second) of game `id`.
-    pub fn take_seat(&self, id: &str, seat: usize, name: &str) -> Result<(), String> {
+    /// Seats `name` in seat `seat` (0 first, 1 second) of game `id`; with `new_token`, the
+    /// seat's token becomes that one and its old token (an invite link's) is void.
+    pub fn take_seat(&self, id: &str, seat: usize, name: &str, new_token: Option<&str>) -> Result<(), String> {
+        let (token, column) = if seat == 0 { ("red_token", "red_name") } else { ("black_token", "black_name") };
+        self.transaction(|tx| {
+            tx.execute(
+                &format!("UPDATE games SET {column} = ?1, {token} = COALESCE(?2, {token}) WHERE id = ?3"),
+                params![name, new_token, id],
+            )
+            .map(drop)
+        })
+    }
+
+    /// Game `id` goes on against the engine `name`, which is `identity`, in seat `seat`.
+    pub fn change_engine(&self, id: &str, seat: usize, name: &str, identity: &EngineIdentity) -> Result<(), String> {
         let column = if seat == 0 { "red_name" } else { "black_name" };
         self.transaction(|tx| {
-            tx.execute(&format!("UPDATE games SET {column} = ?1 WHERE id = ?2"), params![name, id]).map(drop)
+            tx.execute(
+                &format!("UPDATE games SET engine = ?1, engine_spec = ?2, engine_hash = ?3, {column} = ?4 WHERE id = ?5"),
+                params![name, identity.spec, identity.net_hash, format!("engine: {name}"), id],
+            )
+            .map(drop)
         })
     }
 
@@ -161,7 +208,7 @@ impl Store {
         let mut games = db
             .prepare(
                 "SELECT id, game, mode, created, start, red_token, black_token, red_name, black_name, engine,
-                 clock_base_ms, clock_inc_ms, red_ms, black_ms, result, reason, text FROM games ORDER BY created, rowid",
+                 clock_base_ms, clock_inc_ms, red_ms, black_ms, result, reason, text, open, start_plies, engine_spec, engine_hash FROM games ORDER BY created, rowid",
             )
             .map_err(read)?;
         let rows = games.query_map([], |r| {
@@ -186,6 +233,12 @@ impl Store {
                     }
                     None => None,
                 },
+                open: r.get(17)?,
+                start_plies: r.get::<_, i64>(18)? as usize,
+                engine_identity: r
+                    .get::<_, Option<String>>(19)?
+                    .map(|spec| Ok::<_, rusqlite::Error>(EngineIdentity { spec, net_hash: r.get(20)? }))
+                    .transpose()?,
             })
         });
         let rows: Vec<GameRow> = rows.map_err(read)?.collect::<Result<_, _>>().map_err(read)?;
