@@ -51,16 +51,9 @@ generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 # priors and values: docs/learning.md), as the in-run evaluations do.
 help=""
 if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet=1"; fi
-if grep -q '^residual_policy *= *true' "$config"; then help+=",residual=1"; fi
-# The rules' share in the priors when the net plays (`play_rules_prior`), else the one
-# self-play used (`rules_prior`).
-rules=$(sed -n 's/^play_rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
-if [ -z "$rules" ]; then rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config"); fi
+rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$rules" ]; then help+=",rules=$rules"; fi
-# The settled count's share in the values when the net plays (`play_rules_value`), else
-# the one self-play used (`rules_value`).
-material=$(sed -n 's/^play_rules_value *= *\([0-9.]*\).*/\1/p' "$config")
-if [ -z "$material" ]; then material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config"); fi
+material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$material" ]; then help+=",material=$material"; fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
 bootstrap=$(sed -n 's/^bootstrap_generations *= *\([0-9]*\).*/\1/p' "$config")

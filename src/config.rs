@@ -1,5 +1,6 @@
 //! The training config: one TOML file (see `configs/`), read through serde with every
-//! unknown key refused, naming the key, the file and the line.
+//! unknown key refused, naming the key, the file and the line; keys since removed are
+//! dropped or refused as [`removed`] says.
 //!
 //! Sections: the top level (`name`, `game`, `seed`, `device`), `[network]`, `[rules]`,
 //! `[run]`, `[search]` (the MCTS settings; keys left out take the self-play preset
@@ -16,6 +17,8 @@ use crate::mcts::{MaterialEvaluator, SearchConfig};
 use crate::nn::{Encoding, NetConfig, PolicyHead};
 use crate::selfplay::SelfPlaySettings;
 use crate::train::TrainSettings;
+
+mod removed;
 
 /// Why a config could not be read: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -201,10 +204,6 @@ pub struct RunSettings {
     /// (`mcts:eval=quiescence`) rather than as it stands, so that its games and values
     /// punish a piece left hanging.
     pub bootstrap_quiescence: bool,
-    /// Games of every generation after the bootstrap that the bootstrap's material search
-    /// (the teacher) still plays, out of `games_per_generation`: its games keep coming into
-    /// the replay window beside the net's own (0: the net plays them all).
-    pub teacher_games: u64,
 }
 
 impl RunSettings {
@@ -235,7 +234,6 @@ impl Default for RunSettings {
             bootstrap_generations: 0,
             bootstrap_simulations: 0,
             bootstrap_quiescence: false,
-            teacher_games: 0,
         }
     }
 }
@@ -283,27 +281,39 @@ impl Default for EvaluationSettings {
 }
 
 impl Config {
-    /// Reads and checks the config file at `path`.
+    /// Reads and checks the config file at `path`, printing a line on stderr for each
+    /// removed key it names at its default (see [`Config::parse`]).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
         let text =
             crate::text_file::read_text(path).map_err(|e| ConfigError { file: file.clone(), why: e.to_string() })?;
-        Config::parse(&text, &file)
+        let (config, notes) = Config::parse(&text, &file)?;
+        for note in notes {
+            eprintln!("{file}: {note}");
+        }
+        Ok(config)
     }
 
-    /// Reads and checks a config from its TOML `text`; `file` names it in errors.
-    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+    /// Reads and checks a config from its TOML `text`; `file` names it in errors. A key
+    /// since removed is dropped, with a note returned, where it has the value it took when
+    /// left out (a run directory's copy of an older config), and refused otherwise.
+    pub fn parse(text: &str, file: &str) -> Result<(Config, Vec<String>), ConfigError> {
         let error = |why: String| ConfigError { file: file.to_string(), why };
-        let config: Config = toml::from_str(text).map_err(|e| {
+        let located = |e: toml::de::Error| {
             let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
             let message = e.message().replace('\n', " ");
             error(match line {
                 Some(line) => format!("line {line}: {message}"),
                 None => message,
             })
-        })?;
+        };
+        let mut table: toml::Table = toml::from_str(text).map_err(located)?;
+        let notes = removed::take_removed(&mut table).map_err(error)?;
+        // Read from the text where nothing was taken out, so that errors name their line.
+        let config: Config =
+            if notes.is_empty() { toml::from_str(text) } else { Config::deserialize(table) }.map_err(located)?;
         config.validate().map_err(error)?;
-        Ok(config)
+        Ok((config, notes))
     }
 
     /// The config as TOML, every key written out (the run directory's copy).
@@ -324,15 +334,8 @@ impl Config {
             GameName::Xiangqi => self.rules.xiangqi().map(drop)?,
             GameName::Banqi => self.rules.banqi().map(drop)?,
         }
-        if self.rules.chain_captures && self.train.root_value_horizon > 1.0 {
-            // The short-horizon root value takes plies to alternate between the players.
-            return Err("train.root_value_horizon must be at most 1 with rules.chain_captures".to_string());
-        }
         if self.run.games_per_generation == 0 {
             return Err("run.games_per_generation must be at least 1".to_string());
-        }
-        if self.run.teacher_games > self.run.games_per_generation {
-            return Err("run.teacher_games must be at most run.games_per_generation".to_string());
         }
         let e = &self.evaluation;
         if e.games == 0 || e.simulations == 0 || e.concurrency == 0 || e.max_plies == 0 {

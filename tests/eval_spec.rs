@@ -42,8 +42,18 @@ fn bad_specs_say_what_is_wrong() {
     assert!(error("uci(ms=5:engine").contains("(options):COMMAND"));
     assert!(error("uci:engine 'unbalanced").contains("quotes"));
     assert!(error("uci(ranks=2):engine").contains("ranks must be 0 or 1"));
-    for text in ["", ":", "random:seed", "uci(", "(((", "alphabeta:,,,depth=1=2"] {
-        let _ = text.parse::<PlayerSpec>();
+    // Degenerate texts: each refused in one line that quotes it and says why.
+    for (text, why) in [
+        ("", "unknown player"),
+        (":", "unknown player"),
+        ("(((", "unknown player"),
+        ("random:seed", "expected key=value, found `seed`"),
+        ("uci(", "expected `(options):COMMAND`"),
+        ("alphabeta:,,,depth=1=2", "`depth` needs a number, not `1=2`"),
+    ] {
+        let message = error(text);
+        assert!(message.contains(&format!("`{text}")) && message.contains(why), "{text}: {message}");
+        assert!(!message.contains('\n'), "{message}");
     }
 }
 

@@ -1,17 +1,14 @@
 //! The rules' help to a learned evaluator (`mcts::Guided`), on positions worked out by
 //! hand: the value read at the end of the settling captures, from the leaf's side to
-//! move, the settled material count mixed into the value, the rules'
-//! capture-and-check priors mixed into the evaluator's, and the residual policy: the
-//! evaluator's priors times the rules' weights, whose targets divide by them.
+//! move, the settled material count mixed into the value, and the rules'
+//! capture-and-check priors mixed into the evaluator's.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
-use xiangqi_zero::mcts::{
-    residual_targets, Batch, Evaluator, Guided, Material, MaterialEvaluator, SearchConfig, UniformEvaluator,
-};
+use xiangqi_zero::mcts::{Batch, Evaluator, Guided, Material, MaterialEvaluator, SearchConfig, UniformEvaluator};
 
 fn position(fen: &str) -> Xiangqi {
     Xiangqi::from_fen(fen, Default::default()).unwrap()
@@ -107,76 +104,6 @@ fn rules_values_mix_the_settled_material_count_into_the_evaluators() {
     assert_eq!(mixed(0.0), 0.0);
     assert!((mixed(0.5) - 0.5 * material_value(9.0)).abs() < 1e-5, "{}", mixed(0.5));
     assert!((mixed(1.0) - material_value(9.0)).abs() < 1e-5);
-}
-
-/// An evaluator whose priors over the legal moves are the given ones, by move text (0 for
-/// the rest), and whose value is a draw.
-#[derive(Clone)]
-struct Priors(Vec<(&'static str, f32)>);
-
-impl Evaluator<Xiangqi> for Priors {
-    fn evaluate(&mut self, batch: &mut Batch<Xiangqi>) {
-        for i in 0..batch.len() {
-            let moves: Vec<String> = batch.moves(i).iter().map(|mv| mv.to_string()).collect();
-            for (prior, mv) in batch.priors_mut(i).iter_mut().zip(&moves) {
-                *prior = self.0.iter().find(|(text, _)| text == mv).map_or(0.0, |&(_, p)| p);
-            }
-        }
-    }
-}
-
-/// `evaluator`'s priors on `game` under a residual policy, by move text.
-fn residual_priors(evaluator: impl Evaluator<Xiangqi>, game: &Xiangqi) -> Vec<(String, f32)> {
-    let config = SearchConfig { residual_policy: true, ..SearchConfig::default() };
-    let mut batch = Batch::new();
-    batch.push(game);
-    Guided::new(evaluator, &config).evaluate(&mut batch);
-    batch.moves(0).iter().map(|mv| mv.to_string()).zip(batch.priors(0).iter().copied()).collect()
-}
-
-fn prior_of(priors: &[(String, f32)], mv: &str) -> f32 {
-    priors.iter().find(|(text, _)| text == mv).unwrap().1
-}
-
-#[test]
-fn a_residual_policy_multiplies_the_priors_by_the_rules_weights() {
-    // The chariot can take the lone horse (weight 1 + 4 = 5); no move gives check, so
-    // every other move weighs 1.
-    let game = position("5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
-    // Uniform priors become the weights themselves: 5 / (5 + others).
-    let uniform = residual_priors(UniformEvaluator::new(), &game);
-    let others = (uniform.len() - 1) as f32;
-    assert!((prior_of(&uniform, "a0a5") - 5.0 / (5.0 + others)).abs() < 1e-6, "{uniform:?}");
-    assert!((prior_of(&uniform, "a0b0") - 1.0 / (5.0 + others)).abs() < 1e-6);
-    // Priors 0.1 on the capture, 0.3 and 0.6 on two quiet moves: 0.5, 0.3, 0.6 by the
-    // weights, 1.4 in all.
-    let net = Priors(vec![("a0a5", 0.1), ("a0b0", 0.3), ("d0e0", 0.6)]);
-    let weighed = residual_priors(net, &game);
-    for (mv, expected) in [("a0a5", 0.5 / 1.4), ("a0b0", 0.3 / 1.4), ("d0e0", 0.6 / 1.4), ("a0a1", 0.0)] {
-        assert!((prior_of(&weighed, mv) - expected).abs() < 1e-6, "{mv}: {weighed:?}");
-    }
-}
-
-#[test]
-fn residual_targets_divide_the_visits_by_the_rules_weights_so_the_search_gets_them_back() {
-    let game = position("5k3/9/9/9/n8/9/9/9/9/R2K5 w - - 0 1");
-    let mut legal = Vec::new();
-    game.legal_moves(&mut legal);
-    let moves: Vec<_> =
-        ["a0a5", "a0b0", "d0e0"].iter().map(|text| *legal.iter().find(|mv| mv.to_string() == *text).unwrap()).collect();
-    // Visits 0.5 to the capture (weight 5), 0.3 and 0.2 to two quiet moves: 0.1, 0.3,
-    // 0.2 by the weights, so 1/6, 1/2, 1/3.
-    let mut targets = vec![0.5, 0.3, 0.2];
-    residual_targets(&game, &moves, &mut targets);
-    for (target, expected) in targets.iter().zip([1.0 / 6.0, 0.5, 1.0 / 3.0]) {
-        assert!((target - expected).abs() < 1e-6, "{targets:?}");
-    }
-    // A net that has learned those targets gives the search the visits back.
-    let net = Priors(vec![("a0a5", targets[0]), ("a0b0", targets[1]), ("d0e0", targets[2])]);
-    let priors = residual_priors(net, &game);
-    for (mv, visits) in [("a0a5", 0.5), ("a0b0", 0.3), ("d0e0", 0.2)] {
-        assert!((prior_of(&priors, mv) - visits).abs() < 1e-6, "{mv}: {priors:?}");
-    }
 }
 
 /// An evaluator that counts the positions it is asked about (in `positions`), then

@@ -320,7 +320,7 @@ fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
     let value_under = |run_table: &str| {
         let text =
             format!("name = \"t\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n[run]\n{run_table}\n");
-        let config = Config::parse(&text, "t.toml").unwrap();
+        let (config, _) = Config::parse(&text, "t.toml").unwrap();
         let mut batch = Batch::new();
         batch.push(&game);
         config.run.bootstrap_evaluator().evaluate(&mut batch);

@@ -81,7 +81,7 @@ fn overfits(config: NetConfig) {
     let mut optimizer = AdamConfig::new().init();
     let mut history = Vec::new();
     for _ in 0..40 {
-        let loss = losses(&net.forward(input.clone()), policy.clone(), weight.clone(), value.clone(), 1.0).total;
+        let loss = losses(&net.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
         history.push(loss.clone().into_scalar::<f32>());
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         net = optimizer.step(3e-3, net, grads);

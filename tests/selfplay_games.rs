@@ -2,9 +2,8 @@
 //! whose samples replay the moves of the PGN written beside it (planes equal to the
 //! encoding of the replayed positions), policies that are distributions over distinct
 //! labels, and outcomes that agree with the PGN's result from each mover's view; without
-//! `record_cheap`, the same games leave exactly their fully searched samples; a job's
-//! `policy_targets` rewrites the policy targets of the same games and nothing else; and a
-//! stop flag set before the start plays nothing.
+//! `record_cheap`, the same games leave exactly their fully searched samples; and a stop
+//! flag set before the start plays nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -19,8 +18,8 @@ use xiangqi_zero::game::{Game, Player};
 use xiangqi_zero::mcts::SearchConfig;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
 use xiangqi_zero::selfplay::{
-    play_games, read_shard, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob, SelfPlayProgress,
-    SelfPlayReport, SelfPlaySettings,
+    play_games, read_shard, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport,
+    SelfPlaySettings,
 };
 
 /// A fresh directory for one test.
@@ -35,14 +34,13 @@ const LOPSIDED: &str = "4k4/9/9/9/9/9/9/9/R7R/3K5 w - - 0 1";
 
 /// Plays `games` games of `G` with a random 1×8 net, a few simulations each move and
 /// shards of about `shard_samples` samples, starting from one of `starts`; cheaply searched
-/// moves become samples when `record_cheap`, their policy targets rewritten by
-/// `policy_targets`.
+/// moves become samples when `record_cheap`.
 fn self_play<G: Encoding>(
     dir: &Path,
     games: u64,
     starts: Vec<G>,
     (max_plies, shard_samples): (usize, usize),
-    (record_cheap, policy_targets): (bool, Option<PolicyTargets<G>>),
+    record_cheap: bool,
     stop: bool,
 ) -> SelfPlayReport {
     // One test's self-play at a time: the device's generator that draws the weights, and
@@ -68,7 +66,6 @@ fn self_play<G: Encoding>(
         out_dir: dir.to_path_buf(),
         prefix: "gen0001".to_string(),
         seed: 11,
-        policy_targets,
     };
     let progress = SelfPlayProgress::new();
     let report = play_games(evaluator, &search, &settings, &job, &AtomicBool::new(stop), &progress).unwrap();
@@ -199,7 +196,7 @@ fn check_shards<G: Encoding>(dir: &Path) -> (usize, u64, usize) {
 fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
     let dir = temp_dir("xiangqi");
     let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let report = self_play(&dir, 6, starts, (60, 50), (true, None), false);
+    let report = self_play(&dir, 6, starts, (60, 50), true, false);
     assert_eq!(report.games, 6);
     assert!(!report.stopped);
     assert_eq!(report.first_wins + report.draws + report.second_wins, 6);
@@ -215,7 +212,7 @@ fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
 #[test]
 fn banqi_shards_hold_whole_games_matching_their_pgn() {
     let dir = temp_dir("banqi");
-    let report = self_play(&dir, 4, vec![Banqi::start()], (80, 1000), (true, None), false);
+    let report = self_play(&dir, 4, vec![Banqi::start()], (80, 1000), true, false);
     assert_eq!(report.games, 4);
     let (_, games, samples) = check_shards::<Banqi>(&dir);
     assert_eq!((games, samples as u64), (4, report.samples));
@@ -225,7 +222,7 @@ fn banqi_shards_hold_whole_games_matching_their_pgn() {
 #[test]
 fn a_stop_before_the_start_plays_and_writes_nothing() {
     let dir = temp_dir("stopped");
-    let report = self_play(&dir, 4, vec![Xiangqi::start()], (60, 1), (true, None), true);
+    let report = self_play(&dir, 4, vec![Xiangqi::start()], (60, 1), true, true);
     assert!(report.stopped);
     assert_eq!((report.games, report.samples, report.moves), (0, 0, 0));
     assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0, "files written");
@@ -261,8 +258,8 @@ fn all_samples(dir: &Path) -> Vec<SampleParts> {
 fn without_record_cheap_the_same_games_keep_only_their_full_searches() {
     let (every, full_only) = (temp_dir("record-cheap"), temp_dir("full-only"));
     let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let recorded = self_play(&every, 6, starts.clone(), (60, 50), (true, None), false);
-    let kept = self_play(&full_only, 6, starts, (60, 50), (false, None), false);
+    let recorded = self_play(&every, 6, starts.clone(), (60, 50), true, false);
+    let kept = self_play(&full_only, 6, starts, (60, 50), false, false);
     // The same games (the same seed), fewer samples: the full searches only.
     assert_eq!((kept.games, kept.moves, kept.mean_plies), (recorded.games, recorded.moves, recorded.mean_plies));
     let mut full = all_samples(&every);
@@ -292,35 +289,4 @@ fn games_in_shards(dir: &Path) -> u64 {
         }
     }
     games
-}
-
-/// A stand-in rewrite, easy to check: all of the target on the most visited move.
-fn all_on_the_most_visited(_: &Xiangqi, _: &[xiangqi_zero::game::xiangqi::Move], shares: &mut [f32]) {
-    let top = (0..shares.len()).fold(0, |best, i| if shares[i] > shares[best] { i } else { best });
-    for (i, share) in shares.iter_mut().enumerate() {
-        *share = if i == top { 1.0 } else { 0.0 };
-    }
-}
-
-#[test]
-fn a_jobs_policy_targets_rewrite_the_targets_of_the_same_games() {
-    let (plain, rewritten) = (temp_dir("targets-plain"), temp_dir("targets-rewritten"));
-    let starts = vec![Xiangqi::start(), Xiangqi::from_text(LOPSIDED).unwrap()];
-    let played = self_play(&plain, 4, starts.clone(), (60, 50), (true, None), false);
-    let rewrite: PolicyTargets<Xiangqi> = all_on_the_most_visited;
-    let again = self_play(&rewritten, 4, starts, (60, 50), (true, Some(rewrite)), false);
-    assert_eq!((again.games, again.samples, again.moves), (played.games, played.samples, played.moves));
-    let (before, after) = (all_samples(&plain), all_samples(&rewritten));
-    assert_eq!(before.len(), after.len());
-    for ((ply, full, planes, visits), (ply_after, full_after, planes_after, targets)) in before.iter().zip(&after) {
-        assert_eq!((ply, full, planes), (ply_after, full_after, planes_after));
-        let labels: Vec<u16> = visits.iter().map(|&(label, _)| label).collect();
-        assert_eq!(labels, targets.iter().map(|&(label, _)| label).collect::<Vec<_>>());
-        let mut expected: Vec<f32> = visits.iter().map(|&(_, share)| f32::from_bits(share)).collect();
-        all_on_the_most_visited(&Xiangqi::start(), &[], &mut expected);
-        let written: Vec<f32> = targets.iter().map(|&(_, share)| f32::from_bits(share)).collect();
-        assert_eq!(written, expected, "ply {ply}");
-    }
-    std::fs::remove_dir_all(&plain).unwrap();
-    std::fs::remove_dir_all(&rewritten).unwrap();
 }

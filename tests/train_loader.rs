@@ -13,7 +13,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::Encoding;
 use xiangqi_zero::selfplay::{SampleShape, Samples, Targets};
-use xiangqi_zero::train::{make_batch, short_horizon_root, TrainSettings, Window};
+use xiangqi_zero::train::{make_batch, TrainSettings, Window};
 
 /// A window over one shard of `samples`.
 fn window_of<G: Encoding>(samples: &Samples, name: &str) -> Window {
@@ -105,25 +105,4 @@ fn value_targets_mix_the_outcome_with_the_root_value() {
         }
         assert_eq!(seen, [true, true]);
     }
-}
-
-#[test]
-fn the_short_horizon_root_value_weighs_the_next_plies_of_the_same_game() {
-    // A game of three plies, then the first ply of the next game.
-    let mut samples = Samples::new(SampleShape::of::<Xiangqi>());
-    let planes = vec![0.0; Xiangqi::INPUT_SIZE];
-    let roots = [[0.6, 0.2, 0.2], [0.1, 0.3, 0.6], [0.2, 0.2, 0.6], [1.0, 0.0, 0.0]];
-    for (root, ply) in roots.into_iter().zip([0, 1, 2, 0]) {
-        samples.push(&planes, &[], Targets { outcome: [0.0, 1.0, 0.0], root, full: false, ply });
-    }
-    let close = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
-    // By hand, horizon 2 (λ = ½): weights 1, ½, ¼ on ply 0's root, ply 1's seen from
-    // ply 0's mover (win and loss swapped: 0.6, 0.3, 0.1) and ply 2's; the next game's
-    // root is not counted. (0.6 + 0.3 + 0.05, 0.2 + 0.15 + 0.05, 0.2 + 0.05 + 0.15) / 1.75.
-    let want = [0.95 / 1.75, 0.4 / 1.75, 0.4 / 1.75];
-    assert!(close(short_horizon_root(&samples, 0, 2.0), want), "{:?}", short_horizon_root(&samples, 0, 2.0));
-    // The game's last ply has only itself; a horizon up to 1 is the sample's own root.
-    assert!(close(short_horizon_root(&samples, 2, 2.0), roots[2]));
-    assert!(close(short_horizon_root(&samples, 1, 1.0), roots[1]));
-    assert!(close(short_horizon_root(&samples, 1, 0.0), roots[1]));
 }

@@ -58,7 +58,6 @@ fn generation(generation: u32) -> GenerationMetrics {
         elo,
         ladder,
         bootstrap: generation < 3,
-        teacher_samples: 0,
         setup: "xiangqi-test · 2×16 net · 2 cores, CPU only".to_string(),
     }
 }

@@ -1,7 +1,9 @@
 //! `train` end to end through the binary, on a micro config (a 2×16 net, a few
 //! simulations, a few games): two generations leave a complete run directory; a run
 //! killed mid-generation (`kill -9`) resumes and finishes with every shard readable;
-//! bad configs, corrupt shards and nets of another game give one-line errors.
+//! bad configs, corrupt shards and nets of another game give one-line errors; a run's
+//! config naming keys since removed resumes where they were at their defaults, and stops
+//! with one line where the run relied on one.
 
 mod common;
 
@@ -10,6 +12,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::micro_config;
+use xiangqi_zero::config::Config;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
@@ -231,7 +234,7 @@ fn every_shipped_config_is_valid() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-        let config = xiangqi_zero::config::Config::load(&entry.path()).unwrap_or_else(|e| panic!("{e}"));
+        let config = Config::load(&entry.path()).unwrap_or_else(|e| panic!("{e}"));
         let file = entry.file_name().to_string_lossy().into_owned();
         assert_eq!(format!("{}.toml", config.name), file);
         assert!(file.starts_with(config.game.as_str()), "{file}");
@@ -293,34 +296,47 @@ fn a_time_limit_stops_the_run_as_ctrl_c_does() {
 }
 
 #[test]
-fn teacher_games_after_the_bootstrap_are_shards_of_their_own() {
-    let config =
-        micro_config("xiangqi", 4).replace("bootstrap_generations = 1", "bootstrap_generations = 1\nteacher_games = 3");
-    let (run, config) = setup("teacher", &config.replace("every = 1", "every = 0"));
-    let output = train(&["--config", path(&config), "--run", path(&run)]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-
-    // Generation 2 (the net's first): three games by the teacher, one by the net, each
-    // part in shards named apart, every sample counted once.
-    let (mut teacher, mut net) = ((0, 0), (0, 0));
-    for entry in std::fs::read_dir(run.join("games")).unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.starts_with("gen0002-") || !name.ends_with(".npz") {
-            continue;
-        }
-        let samples = read_shard(&entry.path(), SampleShape::of::<Xiangqi>()).unwrap();
-        let part = if name.starts_with("gen0002-teacher-") { &mut teacher } else { &mut net };
-        *part = (part.0 + samples.games(), part.1 + samples.len() as u64);
+fn a_run_directorys_config_naming_removed_keys_at_their_defaults_still_loads() {
+    // The config.toml of a long run started before the keys were removed.
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/xiangqi-long-config.toml");
+    let text = std::fs::read_to_string(&fixture).unwrap();
+    let (config, notes) = Config::parse(&text, "config.toml").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (config.name.as_str(), config.search.rules_prior, config.run.bootstrap_generations),
+        ("xiangqi-long", 0.5, 6)
+    );
+    let removed = ["teacher_games", "residual_policy", "generation_anneal", "root_value_horizon", "value_loss_weight"];
+    assert_eq!(notes.len(), removed.len(), "{notes:?}");
+    for (note, key) in notes.iter().zip(removed) {
+        assert!(note.contains(&format!("{key}` was removed")) && note.ends_with("was the default, ignored"), "{note}");
     }
-    assert_eq!((teacher.0, net.0), (3, 1));
-    let metrics = read_metrics(&RunDir::new(&run).metrics()).unwrap();
-    assert_eq!((metrics[0].games, metrics[0].teacher_samples), (4, 0));
-    assert_eq!((metrics[1].games, metrics[1].samples, metrics[1].teacher_samples), (1, net.1, teacher.1));
+    // Written out again (as a resumed run rewrites it), it names none of them.
+    let (again, notes) = Config::parse(&config.to_toml().unwrap(), "config.toml").unwrap();
+    assert_eq!((again, notes), (config, Vec::<String>::new()));
+}
 
-    // More teacher games than a generation holds is refused.
-    let (run, config) =
-        setup("teacher-bad", &micro_config("xiangqi", 4).replace("bootstrap_generations = 1", "teacher_games = 5"));
-    assert_fails(&train(&["--config", path(&config), "--run", path(&run)]), &["teacher_games"]);
+#[test]
+fn a_run_resumes_past_a_removed_key_at_its_default_but_not_past_one_it_relied_on() {
+    let (run, config) = setup("removed", &micro_config("xiangqi", 4).replace("every = 1", "every = 0"));
+    let output = train(&["--config", path(&config), "--run", path(&run), "--generations", "1"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let dir = RunDir::new(&run);
+    let written = std::fs::read_to_string(dir.config()).unwrap();
+    let with_anneal = |value: &str| written.replace("[train]\n", &format!("[train]\ngeneration_anneal = {value}\n"));
+
+    std::fs::write(dir.config(), with_anneal("1.0")).unwrap();
+    let output = train(&["--resume", "--run", path(&run), "--generations", "2"]);
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let note = "`[train] generation_anneal` was removed; its value 1.0 was the default, ignored";
+    assert_eq!(stderr.matches(note).count(), 1, "{stderr}");
+    assert_eq!(dir.read_state().unwrap().unwrap().generation, 2);
+    assert!(!std::fs::read_to_string(dir.config()).unwrap().contains("generation_anneal"));
+
+    std::fs::write(dir.config(), with_anneal("0.1")).unwrap();
+    let output = train(&["--resume", "--run", path(&run), "--generations", "3"]);
+    assert_fails(&output, &["config.toml", "`[train] generation_anneal` was removed", "relies on it", "0.1"]);
+    assert_eq!(dir.read_state().unwrap().unwrap().generation, 2);
 }
 
 /// Every tensor of the net in `file`, in the order the net holds them.

@@ -410,7 +410,7 @@ fn nn(runs: u32) {
     let value = Tensor::<2>::from_data(TensorData::new([1.0f32, 0.0, 0.0].repeat(batch), [batch, 3]), &autodiff);
     let weight = Tensor::<1>::ones([batch], &autodiff);
     let rate = timed_rate(runs, batch, || {
-        let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone(), 1.0).total;
+        let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
         let grads = GradientsParams::from_grads(loss.backward(), &trained);
         trained = optimizer.step(1e-3, trained.clone(), grads);
     });
@@ -675,7 +675,6 @@ fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds: f64) -> an
         out_dir: dir.clone(),
         prefix: "bench".to_string(),
         seed: 1,
-        policy_targets: None,
     };
     // The start position's encoding, as many times as a batch holds.
     let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];

@@ -79,7 +79,8 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
             dir.root().display(),
             state.generation
         ),
-        Some(_) => {
+        // A config given beside the run must train the run's net (without one, the run's own is used).
+        Some(_) if args.config.is_some() => {
             let stored = Config::load(&dir.config())?;
             if stored.game != config.game || stored.network != config.network {
                 bail!(
@@ -94,7 +95,7 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
                 );
             }
         }
-        None => {}
+        Some(_) | None => {}
     }
     let generations = args.generations.unwrap_or(config.run.generations);
     let options = RunOptions {

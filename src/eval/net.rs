@@ -1,9 +1,9 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,residual=1,rules=W,material=W):PATH`,
+//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W,material=W):PATH`,
 //! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
 //! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
-//! a build with `--features cuda` or `wgpu`. `quiet`, `residual`, `rules` and `material` are
-//! the search's `quiet_leaves`, `residual_policy`, `rules_prior` and `rules_value` (the rules' help,
+//! a build with `--features cuda` or `wgpu`. `quiet`, `rules` and `material` are the
+//! search's `quiet_leaves`, `rules_prior` and `rules_value` (the rules' help,
 //! [`crate::mcts::Guided`]). As an engine it is [`MctsPlayer`]'s (`go`, `Threads`,
 //! `Batch`).
 
@@ -50,14 +50,13 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
     (batch.value(i), policy)
 }
 
-/// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1`, `residual=1`,
-/// `rules=W` and `material=W` when set.
+/// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1`, `rules=W` and
+/// `material=W` when set.
 pub fn spec_name(path: &Path, config: &SearchConfig) -> String {
     let quiet = if config.quiet_leaves { ",quiet=1" } else { "" };
-    let residual = if config.residual_policy { ",residual=1" } else { "" };
     let rules = if config.rules_prior > 0.0 { format!(",rules={}", config.rules_prior) } else { String::new() };
     let material = if config.rules_value > 0.0 { format!(",material={}", config.rules_value) } else { String::new() };
-    format!("net(sims={}{quiet}{residual}{rules}{material}):{}", config.simulations, path.display())
+    format!("net(sims={}{quiet}{rules}{material}):{}", config.simulations, path.display())
 }
 
 /// The path, search config and device of a `net` spec's rest: `:PATH` or
@@ -75,7 +74,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
     }
     let mut pairs = Vec::new();
     let mut device = "cpu".to_string();
-    let (mut quiet_leaves, mut residual_policy, mut rules_prior, mut rules_value) = (false, false, 0.0, 0.0);
+    let (mut quiet_leaves, mut rules_prior, mut rules_value) = (false, 0.0, 0.0);
     for part in options.split(',').filter(|part| !part.trim().is_empty()) {
         match part.split_once('=') {
             Some(("eval", _)) => return Err(format!("`{text}`: a net player's evaluator is its net")),
@@ -83,13 +82,12 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
                 crate::nn::device::device(value.trim()).map_err(|e| format!("`{text}`: {e}"))?;
                 device = value.trim().to_string();
             }
-            Some((key @ ("quiet" | "residual"), value)) => {
-                let on = match value.trim() {
+            Some(("quiet", value)) => {
+                quiet_leaves = match value.trim() {
                     "1" => true,
                     "0" => false,
-                    other => return Err(format!("`{text}`: `{key}` is 1 or 0, not `{other}`")),
+                    other => return Err(format!("`{text}`: `quiet` is 1 or 0, not `{other}`")),
                 };
-                *(if key == "quiet" { &mut quiet_leaves } else { &mut residual_policy }) = on;
             }
             Some((key @ ("rules" | "material"), value)) => {
                 let share = value.trim().parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x));
@@ -101,11 +99,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), 
         }
     }
     let (config, _) = super::mcts::parse_options(pairs.into_iter()).map_err(|e| format!("`{text}`: {e}"))?;
-    Ok((
-        PathBuf::from(path),
-        SearchConfig { quiet_leaves, residual_policy, rules_prior, rules_value, ..config },
-        device,
-    ))
+    Ok((PathBuf::from(path), SearchConfig { quiet_leaves, rules_prior, rules_value, ..config }, device))
 }
 
 #[cfg(test)]
@@ -117,25 +111,23 @@ mod tests {
         let config = SearchConfig {
             simulations: 200,
             quiet_leaves: true,
-            residual_policy: true,
             rules_prior: 0.25,
             rules_value: 0.5,
             ..SearchConfig::default()
         };
         let text = spec_name(Path::new("n.safetensors"), &config);
-        assert_eq!(text, "net(sims=200,quiet=1,residual=1,rules=0.25,material=0.5):n.safetensors");
+        assert_eq!(text, "net(sims=200,quiet=1,rules=0.25,material=0.5):n.safetensors");
         let (path, parsed, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
         assert_eq!((path, device), (PathBuf::from("n.safetensors"), "cpu".to_string()));
         assert_eq!(parsed, config);
         // Off unless asked for.
         let (_, plain, _) = parse(":n.safetensors", "net:n.safetensors").unwrap();
-        assert!(!plain.quiet_leaves && !plain.residual_policy && plain.rules_prior == 0.0 && plain.rules_value == 0.0);
+        assert!(!plain.quiet_leaves && plain.rules_prior == 0.0 && plain.rules_value == 0.0);
     }
 
     #[test]
     fn a_help_flag_is_one_or_zero_and_a_share_is_within_zero_and_one() {
         let error = |options: &str| parse(&format!("({options}):n"), "spec").unwrap_err();
-        assert_eq!(error("residual=yes"), "`spec`: `residual` is 1 or 0, not `yes`");
         assert_eq!(error("quiet=2"), "`spec`: `quiet` is 1 or 0, not `2`");
         assert_eq!(error("material=1.5"), "`spec`: `material` is a share from 0 to 1, not `1.5`");
     }

@@ -107,22 +107,9 @@ pub struct SearchConfig {
     /// The share of the rules' capture-and-check priors mixed into a network's priors
     /// (0: the net's alone; 1: the rules' alone) ([`crate::mcts::Guided`]).
     pub rules_prior: f32,
-    /// The network's policy is learned as a residual over the rules' capture-and-check
-    /// weights: a leaf's priors are the net's times those weights (renormalized), before
-    /// any `rules_prior` mix, and self-play's policy targets are the visits divided by
-    /// them ([`crate::mcts::Guided`]). The net then learns only what the weights miss.
-    pub residual_policy: bool,
     /// The share of the settled material count's value mixed into a network's value
     /// (0: the net's alone) ([`crate::mcts::Guided`]).
     pub rules_value: f32,
-    /// `rules_value` when the trained net plays (matches, the engine, the board):
-    /// self-play may lean on the settled count more than play does. `rules_value` when
-    /// left out.
-    pub play_rules_value: Option<f32>,
-    /// `rules_prior` when the trained net plays: self-play may read the net's policy
-    /// (so that its games follow what the net learned) while play keeps the rules'
-    /// priors. `rules_prior` when left out.
-    pub play_rules_prior: Option<f32>,
 }
 
 impl Default for SearchConfig {
@@ -157,10 +144,7 @@ impl Default for SearchConfig {
             max_nodes: 5_000_000,
             quiet_leaves: false,
             rules_prior: 0.0,
-            residual_policy: false,
             rules_value: 0.0,
-            play_rules_value: None,
-            play_rules_prior: None,
         }
     }
 }
@@ -184,15 +168,13 @@ impl SearchConfig {
 
     /// The search a net trained under this (self-play) search plays with: the defaults
     /// of play, `simulations`, and the same help from the rules (quiet leaves, rules
-    /// priors and values) it learned under, the shares `play_rules_prior` and
-    /// `play_rules_value` where given.
+    /// priors and values) it learned under.
     pub fn for_play(&self, simulations: u32) -> SearchConfig {
         SearchConfig {
             simulations,
             quiet_leaves: self.quiet_leaves,
-            rules_prior: self.play_rules_prior.unwrap_or(self.rules_prior),
-            residual_policy: self.residual_policy,
-            rules_value: self.play_rules_value.unwrap_or(self.rules_value),
+            rules_prior: self.rules_prior,
+            rules_value: self.rules_value,
             ..SearchConfig::default()
         }
     }
@@ -205,7 +187,7 @@ impl SearchConfig {
 
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 16] = [
+        let checks: [(bool, &str); 14] = [
             (self.simulations >= 1, "simulations must be at least 1"),
             ((1..=4096).contains(&self.batch_size), "batch_size must be 1 to 4096"),
             (self.c_puct > 0.0, "c_puct must be positive"),
@@ -220,14 +202,6 @@ impl SearchConfig {
             (self.max_nodes >= 2, "max_nodes must be at least 2"),
             ((0.0..=1.0).contains(&self.rules_prior), "rules_prior must be in [0, 1]"),
             ((0.0..=1.0).contains(&self.rules_value), "rules_value must be in [0, 1]"),
-            (
-                self.play_rules_value.is_none_or(|share| (0.0..=1.0).contains(&share)),
-                "play_rules_value must be in [0, 1]",
-            ),
-            (
-                self.play_rules_prior.is_none_or(|share| (0.0..=1.0).contains(&share)),
-                "play_rules_prior must be in [0, 1]",
-            ),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(format!("search config: {why}")),
@@ -256,27 +230,12 @@ mod tests {
     }
 
     #[test]
-    fn play_takes_its_own_share_of_the_settled_count_where_given() {
+    fn play_keeps_the_rules_help_of_self_play_and_the_defaults_of_play() {
         let selfplay =
             SearchConfig { quiet_leaves: true, rules_prior: 1.0, rules_value: 0.5, ..SearchConfig::training() };
         let play = selfplay.for_play(800);
         assert_eq!((play.simulations, play.quiet_leaves, play.rules_prior, play.rules_value), (800, true, 1.0, 0.5));
-        let selfplay = SearchConfig { play_rules_value: Some(0.25), ..selfplay };
-        assert_eq!(selfplay.for_play(800).rules_value, 0.25);
-        assert!(selfplay.validate().is_ok());
-        let wrong = SearchConfig { play_rules_value: Some(1.5), ..selfplay };
-        assert!(wrong.validate().unwrap_err().contains("play_rules_value"));
-    }
-
-    #[test]
-    fn play_takes_its_own_share_of_the_rules_priors_where_given() {
-        let selfplay = SearchConfig { rules_prior: 0.5, ..SearchConfig::training() };
-        assert_eq!(selfplay.for_play(800).rules_prior, 0.5);
-        let selfplay = SearchConfig { play_rules_prior: Some(1.0), ..selfplay };
-        assert_eq!((selfplay.rules_prior, selfplay.for_play(800).rules_prior), (0.5, 1.0));
-        assert!(selfplay.validate().is_ok());
-        let wrong = SearchConfig { play_rules_prior: Some(-0.1), ..selfplay };
-        assert!(wrong.validate().unwrap_err().contains("play_rules_prior"));
+        assert_eq!((play.noise, play.temperature, play.cheap_simulations), (false, 0.0, None));
     }
 
     #[test]

@@ -13,11 +13,6 @@
 //!   `(1 − w)·net + w·rules`, the rules' share being [`Material::move_weights`] normalized
 //!   (captures by the victim's worth, checks): a young net's policy, trained on a few
 //!   thousand games, puts next to nothing on taking a piece left hanging.
-//! - **Residual policy.** With `residual_policy` each leaf's priors are first the net's
-//!   times the rules' weights, renormalized: the weights carry what the rules know
-//!   (take what hangs, give check) and the net, trained on visits divided by the same
-//!   weights ([`residual_targets`]), learns the rest, so that its policy is used by the
-//!   search from the first generation without having to learn captures from scratch.
 //! - **Rules value.** With `rules_value` = w > 0 each leaf's value is
 //!   `(1 − w)·net + w·material`, the material share being the settled material count's
 //!   value ([`super::MaterialEvaluator::settled`]): exact where the young net's estimate
@@ -34,7 +29,6 @@ pub struct Guided<G: Game, E> {
     inner: E,
     quiet_leaves: bool,
     rules_prior: f32,
-    residual_policy: bool,
     rules_value: f32,
     /// The quiet positions of the leaves that have captures to settle.
     quiet: Batch<G>,
@@ -55,7 +49,6 @@ impl<G: Game, E> Guided<G, E> {
             inner,
             quiet_leaves: config.quiet_leaves,
             rules_prior: config.rules_prior,
-            residual_policy: config.residual_policy,
             rules_value: config.rules_value,
             quiet: Batch::new(),
             leaves: Vec::new(),
@@ -67,9 +60,8 @@ impl<G: Game, E> Guided<G, E> {
 }
 
 impl<G: Material, E: Evaluator<G>> Guided<G, E> {
-    /// The rules' help to every leaf's priors, the leaf's weights computed once: with a
-    /// residual policy the priors times the weights (renormalized), then the `rules_prior`
-    /// share of the normalized weights mixed in.
+    /// The rules' help to every leaf's priors: the `rules_prior` share of the leaf's
+    /// normalized weights mixed into its normalized priors.
     fn help_priors(&mut self, batch: &mut Batch<G>) {
         let share = self.rules_prior;
         for i in 0..batch.len() {
@@ -83,15 +75,10 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
             if priors.iter().all(|&p| p <= 0.0) {
                 priors.fill(1.0);
             }
-            if self.residual_policy {
-                priors.iter_mut().zip(&self.weights).for_each(|(prior, weight)| *prior *= weight);
-            }
             normalize(priors);
-            if share > 0.0 {
-                normalize(&mut self.weights);
-                for (prior, weight) in priors.iter_mut().zip(&self.weights) {
-                    *prior = (1.0 - share) * *prior + share * weight;
-                }
+            normalize(&mut self.weights);
+            for (prior, weight) in priors.iter_mut().zip(&self.weights) {
+                *prior = (1.0 - share) * *prior + share * weight;
             }
         }
     }
@@ -153,20 +140,6 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
     }
 }
 
-/// Turns `policy`, a search's visit shares over `game`'s `moves`, into the targets of a
-/// residual policy (`residual_policy`): each share divided by the move's rules weight,
-/// renormalized, so that a net trained on them times the weights gives the visits back.
-pub fn residual_targets<G: Material>(game: &G, moves: &[G::Move], policy: &mut [f32]) {
-    let mut weights = vec![0.0; moves.len()];
-    game.move_weights(moves, &mut weights);
-    for (share, weight) in policy.iter_mut().zip(&weights) {
-        if *weight > 0.0 {
-            *share /= weight;
-        }
-    }
-    normalize(policy);
-}
-
 /// Scales `values` to sum to 1 (left as they are when they sum to 0).
 fn normalize(values: &mut [f32]) {
     let total: f32 = values.iter().sum();
@@ -180,11 +153,11 @@ impl<G: Material, E: Evaluator<G>> Evaluator<G> for Guided<G, E> {
         // With the rules' priors alone and quiet leaves, nothing of the inner evaluator's
         // answer at a leaf with captures to settle is used: it is asked about each leaf's
         // quiet position only, one position a leaf.
-        let leaves_read = !self.quiet_leaves || self.residual_policy || self.rules_prior < 1.0;
+        let leaves_read = !self.quiet_leaves || self.rules_prior < 1.0;
         if leaves_read {
             self.inner.evaluate(batch);
         }
-        if self.residual_policy || self.rules_prior > 0.0 {
+        if self.rules_prior > 0.0 {
             self.help_priors(batch);
         }
         if self.quiet_leaves || self.rules_value > 0.0 {

@@ -32,7 +32,7 @@ mod uniform;
 pub use config::{RootSelection, SearchConfig};
 pub use driver::{Driver, Ending, Event, GameOver, MoveRecord};
 pub use evaluator::{Batch, Evaluator, Wdl};
-pub use guided::{residual_targets, Guided};
+pub use guided::Guided;
 pub use material::{Material, MaterialEvaluator};
 pub use node::{Edge, Node, NodeKind};
 pub use result::{MoveStats, SearchResult};

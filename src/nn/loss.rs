@@ -11,8 +11,7 @@ use super::model::NetOutput;
 /// The loss of a batch and its two parts (shape `[1]` each).
 #[derive(Clone, Debug)]
 pub struct Losses {
-    /// `policy + value_weight · value`: what the optimiser minimises (weight decay is the
-    /// optimiser's).
+    /// `policy + value`: what the optimiser minimises (weight decay is the optimiser's).
     pub total: Tensor<1>,
     /// Cross-entropy of the policy logits against the policy targets: the policy
     /// weights' weighted mean over the batch (0 when every weight is 0).
@@ -24,14 +23,12 @@ pub struct Losses {
 
 /// The losses of `output` against `policy_target` (`[batch, policy_size]`, rows
 /// summing to 1), weighted per sample by `policy_weight` (`[batch]`, 0 or more), and
-/// `value_target` (`[batch, 3]`, win/draw/loss, rows summing to 1), the value's loss
-/// weighted by `value_weight` in the total.
+/// `value_target` (`[batch, 3]`, win/draw/loss, rows summing to 1).
 pub fn losses(
     output: &NetOutput,
     policy_target: Tensor<2>,
     policy_weight: Tensor<1>,
     value_target: Tensor<2>,
-    value_weight: f32,
 ) -> Losses {
     // Per sample, `[batch, 1]`.
     let cross_entropy = |logits: Tensor<2>, target: Tensor<2>| (target * log_softmax(logits, 1)).sum_dim(1).neg();
@@ -40,7 +37,7 @@ pub fn losses(
     let weighted = cross_entropy(output.policy.clone(), policy_target) * policy_weight.reshape([batch, 1]);
     let policy = weighted.sum() / weight_sum;
     let value = cross_entropy(output.value.clone(), value_target).mean();
-    Losses { total: policy.clone() + value.clone() * value_weight, policy, value }
+    Losses { total: policy.clone() + value.clone(), policy, value }
 }
 
 #[cfg(test)]
@@ -54,7 +51,7 @@ mod tests {
     }
 
     #[test]
-    fn each_part_is_a_cross_entropy_and_the_value_is_weighted_in_the_total() {
+    fn each_part_is_a_cross_entropy_and_the_total_is_their_sum() {
         let device = Device::flex();
         let tensor =
             |values: Vec<f32>, shape: [usize; 2]| Tensor::<2>::from_data(TensorData::new(values, shape), &device);
@@ -62,10 +59,10 @@ mod tests {
         // equal, the target a win: ln 3.
         let output = NetOutput { policy: tensor(vec![0.0, 0.0], [1, 2]), value: tensor(vec![0.0; 3], [1, 3]) };
         let weight = Tensor::<1>::ones([1], &device);
-        let parts = losses(&output, tensor(vec![1.0, 0.0], [1, 2]), weight, tensor(vec![1.0, 0.0, 0.0], [1, 3]), 2.0);
+        let parts = losses(&output, tensor(vec![1.0, 0.0], [1, 2]), weight, tensor(vec![1.0, 0.0, 0.0], [1, 3]));
         let (ln2, ln3) = (2f32.ln(), 3f32.ln());
         assert!((scalar(parts.policy) - ln2).abs() < 1e-6);
         assert!((scalar(parts.value) - ln3).abs() < 1e-6);
-        assert!((scalar(parts.total) - (ln2 + 2.0 * ln3)).abs() < 1e-5);
+        assert!((scalar(parts.total) - (ln2 + ln3)).abs() < 1e-5);
     }
 }

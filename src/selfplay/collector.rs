@@ -15,7 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
 use super::shard::{write_shard, ShardError};
-use super::worker::{PolicyTargets, SelfPlayJob};
+use super::worker::SelfPlayJob;
 use crate::eval::GameRecord;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
@@ -51,12 +51,8 @@ pub(super) struct Collector<G: Game> {
     record_cheap: bool,
     shards: u64,
     event: String,
-    policy_targets: Option<PolicyTargets<G>>,
     planes: Vec<f32>,
-    /// One sample's searched moves, their visit shares (then targets), and the targets
-    /// by label.
-    moves: Vec<G::Move>,
-    shares: Vec<f32>,
+    /// One sample's policy targets (the searched moves' visit shares) by label.
     policy: Vec<(usize, f32)>,
     pub tally: Tally,
 }
@@ -76,10 +72,7 @@ impl<G: Encoding> Collector<G> {
             record_cheap,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
-            policy_targets: job.policy_targets,
             planes: vec![0.0; G::INPUT_SIZE],
-            moves: Vec::new(),
-            shares: Vec::new(),
             policy: Vec::new(),
             tally: Tally::default(),
         }
@@ -134,16 +127,9 @@ impl<G: Encoding> Collector<G> {
     fn push_sample(&mut self, record: &MoveRecord<G>, outcome: Option<Option<Player>>) {
         let position = &record.position;
         position.encode(&mut self.planes);
-        let searched = || record.result.moves.iter().filter(|m| m.policy > 0.0);
-        self.moves.clear();
-        self.moves.extend(searched().map(|m| m.mv));
-        self.shares.clear();
-        self.shares.extend(searched().map(|m| m.policy));
-        if let Some(policy_targets) = self.policy_targets {
-            policy_targets(position, &self.moves, &mut self.shares);
-        }
+        let searched = record.result.moves.iter().filter(|m| m.policy > 0.0);
         self.policy.clear();
-        self.policy.extend(self.moves.iter().zip(&self.shares).map(|(&mv, &share)| (position.move_label(mv), share)));
+        self.policy.extend(searched.map(|m| (position.move_label(m.mv), m.policy)));
         let outcome = match outcome {
             None => [0.0; 3],
             Some(None) => [0.0, 1.0, 0.0],

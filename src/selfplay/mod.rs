@@ -26,4 +26,4 @@ pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};
 pub use settings::SelfPlaySettings;
 pub use shard::{read_shard, write_shard, ShardError};
 pub use threads::on_worker_threads;
-pub use worker::{play_games, PolicyTargets, SelfPlayJob};
+pub use worker::{play_games, SelfPlayJob};

@@ -18,10 +18,6 @@ use crate::game::Game;
 use crate::mcts::{Driver, Evaluator, SearchConfig};
 use crate::nn::Encoding;
 
-/// Rewrites a searched move's visit shares over its moves into the policy targets that
-/// are written (e.g. [`crate::mcts::residual_targets`]).
-pub type PolicyTargets<G> = fn(&G, &[<G as Game>::Move], &mut [f32]);
-
 /// The games a self-play run is to play, and where their shards go.
 #[derive(Clone)]
 pub struct SelfPlayJob<G: Game> {
@@ -36,8 +32,6 @@ pub struct SelfPlayJob<G: Game> {
     pub prefix: String,
     /// The seed of the games' random choices (each worker's derived from it).
     pub seed: u64,
-    /// How visit shares become policy targets; `None`: as they are.
-    pub policy_targets: Option<PolicyTargets<G>>,
 }
 
 /// What one worker did.

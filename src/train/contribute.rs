@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use burn::tensor::Device;
 
 use super::game::TrainableGame;
-use super::run::{net_player, policy_targets, RunError, RunOptions};
+use super::run::{net_player, RunError, RunOptions};
 use super::run_dir::{generation_name, RunDir};
 use crate::config::Config;
 use crate::nn::Net;
@@ -36,7 +36,6 @@ pub fn contribute<G: TrainableGame>(
             out_dir: dir.games(),
             prefix: generation_name(generation + 1),
             seed: config.seed ^ std::process::id() as u64 ^ (round << 40) ^ u64::from(generation) << 20,
-            policy_targets: policy_targets(config),
         };
         let evaluator = net_player::<G>(&net, &options.device, config);
         let report =

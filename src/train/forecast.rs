@@ -136,7 +136,7 @@ mod tests {
     }
 
     fn config(bootstrap: u32, every: u32) -> Config {
-        let mut config =
+        let (mut config, _) =
             Config::parse("name = \"t\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n", "t.toml")
                 .expect("a valid config");
         config.run.bootstrap_generations = bootstrap;

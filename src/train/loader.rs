@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 
 use super::{TrainSettings, Window};
 use crate::nn::{transform_planes, Encoding};
-use crate::selfplay::{Samples, Targets};
+use crate::selfplay::Targets;
 
 /// A batch as the net takes it, sample after sample.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,7 +40,7 @@ fn batch_rng(seed: u64, step: u64) -> StdRng {
 /// set, with value targets mixed as `settings.root_value_weight` says.
 pub fn make_batch<G: Encoding>(window: &Window, settings: &TrainSettings, rng: &mut impl Rng) -> Batch {
     assert!(!window.is_empty(), "a batch from an empty window");
-    let TrainSettings { batch_size: size, symmetries, root_value_weight, root_value_horizon, .. } = *settings;
+    let TrainSettings { batch_size: size, symmetries, root_value_weight, .. } = *settings;
     let mut batch = Batch {
         size,
         planes: vec![0.0; size * G::INPUT_SIZE],
@@ -62,17 +62,15 @@ pub fn make_batch<G: Encoding>(window: &Window, settings: &TrainSettings, rng: &
         }
         let targets = samples.targets(i);
         batch.policy_weight.push(if targets.full && sum > 0.0 { 1.0 } else { 0.0 });
-        let root = short_horizon_root(samples, i, root_value_horizon);
-        batch.value.extend(value_target(&targets, root, root_value_weight));
+        batch.value.extend(value_target(&targets, root_value_weight));
     }
     batch
 }
 
-/// The value target of a sample: its game's outcome and `root` (its root value, or the
-/// short-horizon mean of [`short_horizon_root`]) mixed, `(1 − w)·outcome + w·root`; for a
-/// game cut before its end (no outcome), `root` when `w > 0`, else nothing (all 0: no
-/// value loss).
-fn value_target(targets: &Targets, root: [f32; 3], root_weight: f32) -> [f32; 3] {
+/// The value target of a sample: its game's outcome and its root value mixed,
+/// `(1 − w)·outcome + w·root`; for a game cut before its end (no outcome), the root value
+/// when `w > 0`, else nothing (all 0: no value loss).
+fn value_target(targets: &Targets, root_weight: f32) -> [f32; 3] {
     let has_outcome = targets.outcome.iter().sum::<f32>() > 0.0;
     let w = if has_outcome {
         root_weight
@@ -81,35 +79,7 @@ fn value_target(targets: &Targets, root: [f32; 3], root_weight: f32) -> [f32; 3]
     } else {
         0.0
     };
-    std::array::from_fn(|i| (1.0 - w) * targets.outcome[i] + w * root[i])
-}
-
-/// The root values of sample `i` and of the following plies of its game (the next
-/// samples of the shard while their ply goes on by one), weighted by `λ^k` with
-/// `λ = 1 − 1/horizon` and normalised, each turned to sample `i`'s mover's view (a
-/// ply's mover is the other player's opponent: win and loss swap at odd distances).
-/// Players alternate every ply (in Banqi, without chain captures: the config refuses a
-/// horizon with them). Weights below 1e-3 of the first are left out. With `horizon ≤ 1`,
-/// sample `i`'s own.
-pub fn short_horizon_root(samples: &Samples, i: usize, horizon: f32) -> [f32; 3] {
-    let first = samples.targets(i);
-    if horizon <= 1.0 {
-        return first.root;
-    }
-    let lambda = 1.0 - 1.0 / horizon;
-    let (mut sum, mut total, mut weight) = ([0.0f32; 3], 0.0f32, 1.0f32);
-    for (k, j) in (i..samples.len()).enumerate() {
-        let targets = samples.targets(j);
-        if targets.ply != first.ply + k as u32 || weight < 1e-3 {
-            break;
-        }
-        let [win, draw, loss] = targets.root;
-        let view = if k % 2 == 0 { [win, draw, loss] } else { [loss, draw, win] };
-        sum.iter_mut().zip(view).for_each(|(s, v)| *s += weight * v);
-        total += weight;
-        weight *= lambda;
-    }
-    sum.map(|s| s / total)
+    std::array::from_fn(|i| (1.0 - w) * targets.outcome[i] + w * targets.root[i])
 }
 
 /// Spawns, in `scope`, a thread that prepares the batches of global steps `first_step..`

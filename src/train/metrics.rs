@@ -88,10 +88,6 @@ pub struct GenerationMetrics {
     /// generation) rather than by the net.
     #[serde(default)]
     pub bootstrap: bool,
-    /// Samples of the teacher's games in a generation after the bootstrap (`[run]
-    /// teacher_games`), trained on beside the net's own `samples`.
-    #[serde(default)]
-    pub teacher_samples: u64,
     /// The run as the plots name it: config, net shape and machine, e.g.
     /// `xiangqi-tiny · 4×32 net · 2 cores, CPU only` (empty in older runs' lines).
     #[serde(default)]

@@ -35,7 +35,7 @@ mod window;
 pub use contribute::contribute;
 pub use forecast::Forecast;
 pub use game::{NewGame, TrainableGame};
-pub use loader::{make_batch, short_horizon_root, spawn_loader, Batch};
+pub use loader::{make_batch, spawn_loader, Batch};
 pub use metrics::{
     append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
 };

@@ -22,11 +22,11 @@ use super::run_dir::{generation_name, RunDir, RunState};
 use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
-use crate::mcts::{residual_targets, Guided};
+use crate::mcts::Guided;
 use crate::nn::Net;
 use crate::selfplay::{
-    play_games, read_shard, Inference, NetEvaluator, PolicyTargets, SampleShape, SelfPlayJob, SelfPlayProgress,
-    SelfPlayReport, ShardError,
+    play_games, read_shard, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport,
+    ShardError,
 };
 use crate::storage;
 
@@ -107,51 +107,35 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let g = state.generation + 1;
         let prefix = generation_name(g);
 
-        // Self-play: the teacher's games (all of a bootstrap generation's, `teacher_games`
-        // of a later one's), then the net's; games a killed session already wrote count.
+        // Self-play: a bootstrap generation's games by the teacher (the material search), a
+        // later one's by the net; games a killed session already wrote count.
         let bootstrap = g <= config.run.bootstrap_generations;
         let (done_games, done_samples) = shards_of(&dir.games(), &prefix, sample_shape);
-        let part = |games: u64, done: u64, prefix: String, seed: u64| SelfPlayJob {
-            games: games.saturating_sub(done),
+        let job = SelfPlayJob {
+            games: config.run.games_per_generation.saturating_sub(done_games),
             new_game: new_game.clone(),
             out_dir: dir.games(),
             prefix,
-            seed: seed.wrapping_add(u64::from(g) << 32).wrapping_add(done),
-            policy_targets: policy_targets(config),
+            seed: config.seed.wrapping_add(u64::from(g) << 32).wrapping_add(done_games),
         };
-        let (teacher_job, net_job) = if bootstrap {
-            let all = part(config.run.games_per_generation, done_games, prefix.clone(), config.seed);
-            (all, part(0, 0, prefix.clone(), config.seed))
+        let selfplay = if bootstrap {
+            play_part(&job, options, |job, progress| {
+                let search = config.run.bootstrap_search(&config.search);
+                play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, job, options.stop, progress)
+            })?
         } else {
-            let teacher_prefix = format!("{prefix}-{TEACHER}");
-            let (teacher_done, _) = shards_of(&dir.games(), &teacher_prefix, sample_shape);
-            let net_games = config.run.games_per_generation - config.run.teacher_games;
-            // The teacher's games take seeds of their own, so that neither part repeats the other.
-            let teacher_seed = config.seed.wrapping_add(1 << 31);
-            (
-                part(config.run.teacher_games, teacher_done, teacher_prefix, teacher_seed),
-                part(net_games, done_games - teacher_done, prefix.clone(), config.seed),
-            )
+            let evaluator = net_player::<G>(&published, &options.device, config);
+            play_part(&job, options, |job, progress| {
+                play_games(evaluator, &config.search, &config.selfplay, job, options.stop, progress)
+            })?
         };
-        let teacher = play_part(&teacher_job, options, |job, progress| {
-            let search = config.run.bootstrap_search(&config.search);
-            play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, job, options.stop, progress)
-        })?;
-        if teacher.stopped {
+        if selfplay.stopped {
             return Ok(RunEnd::Stopped { generation: state.generation });
         }
-        let evaluator = net_player::<G>(&published, &options.device, config);
-        let net = play_part(&net_job, options, |job, progress| {
-            play_games(evaluator, &config.search, &config.selfplay, job, options.stop, progress)
-        })?;
-        if net.stopped {
-            return Ok(RunEnd::Stopped { generation: state.generation });
-        }
-        let (selfplay, teacher_samples) = if bootstrap { (teacher, 0) } else { (net, teacher.samples) };
 
         // Train on the window of every shard there (other machines' too).
         let update = window.refresh(&config.train).map_err(fail)?;
-        let steps = config.train.steps_for(done_samples + teacher_samples + selfplay.samples);
+        let steps = config.train.steps_for(done_samples + selfplay.samples);
         let bar = bar(options.progress, steps, "train");
         let training = trainer.train::<G>(&window, steps, options.stop, &bar);
         bar.finish_and_clear();
@@ -170,7 +154,6 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let mut metrics =
             generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, evaluation);
         metrics.bootstrap = bootstrap;
-        metrics.teacher_samples = teacher_samples;
         metrics.setup = setup_line(config);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
         state = RunState { generation: g, step: trainer.step(), hours, total_samples };
@@ -253,10 +236,6 @@ fn first_estimate<G: TrainableGame>(
     Ok(Some(probe))
 }
 
-/// The name part of the shards of the teacher's games after the bootstrap (`[run]
-/// teacher_games`): `genNNNN-teacher-…`.
-const TEACHER: &str = "teacher";
-
 /// Plays `job`'s games with `play` under a progress bar, unless there are none.
 fn play_part<G: TrainableGame>(
     job: &SelfPlayJob<G>,
@@ -277,12 +256,6 @@ pub(super) fn net_player<G: TrainableGame>(
     config: &Config,
 ) -> Guided<G, NetEvaluator<G>> {
     Guided::new(NetEvaluator::new(Inference::for_device(model, device)), &config.search)
-}
-
-/// How `config`'s self-play turns visit shares into policy targets: divided by the rules'
-/// weights with a residual policy, as they are otherwise.
-pub(super) fn policy_targets<G: TrainableGame>(config: &Config) -> Option<PolicyTargets<G>> {
-    config.search.residual_policy.then_some(residual_targets::<G> as PolicyTargets<G>)
 }
 
 /// Games and samples in the shards of `games` whose names start with `prefix`
@@ -394,7 +367,6 @@ fn generation_metrics(
         elo,
         ladder,
         bootstrap: false,
-        teacher_samples: 0,
         setup: String::new(),
     }
 }

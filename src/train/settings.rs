@@ -62,11 +62,6 @@ pub struct TrainSettings {
     pub decay_steps: u64,
     /// Steps of linear warm-up from 0 to the scheduled rate.
     pub warmup_steps: u64,
-    /// The fraction of the scheduled rate each generation's training ends at: within a
-    /// generation's steps the rate falls by half a cosine from the schedule's to this
-    /// share of it, so every saved net is a settled one, not a snapshot of Adam's
-    /// wandering at the full rate (1: no annealing).
-    pub generation_anneal: f64,
     /// The net a generation publishes (for self-play, evaluation and play) is the mean of
     /// the trainer's weights after this many generations, its own and the ones before
     /// (stochastic weight averaging; 1: the trainer's own). The trainer goes on from its
@@ -91,15 +86,6 @@ pub struct TrainSettings {
     /// game's outcome (0: AlphaZero's pure outcome). A game cut before its end has no
     /// outcome: its samples' target is then the root value alone, or none at 0.
     pub root_value_weight: f32,
-    /// The horizon, in plies, of the root value mixed into the value target (KataGo's
-    /// short-term value targets): the root values of this and the game's following plies
-    /// weighted by `λ^k` with `λ = 1 − 1/horizon`, each from this sample's mover's view.
-    /// Up to 1: the sample's own root value.
-    pub root_value_horizon: f32,
-    /// The value loss's weight in the total loss, the policy's being 1 (KataGo weighs
-    /// its value loss 1.5): the policy's cross-entropy over some 2000 labels is several
-    /// times the value's, and would otherwise have most of the trunk's gradient.
-    pub value_loss_weight: f32,
     /// Seed of the loader's sampling (combined with the global step, so a resumed run
     /// draws the batches it would have drawn).
     pub seed: u64,
@@ -122,7 +108,6 @@ impl Default for TrainSettings {
             decay_factor: 0.1,
             decay_steps: 50_000,
             warmup_steps: 100,
-            generation_anneal: 1.0,
             average_generations: 1,
             window_min: 250_000,
             window_alpha: 0.65,
@@ -131,8 +116,6 @@ impl Default for TrainSettings {
             prefetch: 4,
             symmetries: true,
             root_value_weight: 0.0,
-            root_value_horizon: 0.0,
-            value_loss_weight: 1.0,
             seed: 0,
         }
     }
@@ -146,10 +129,6 @@ impl TrainSettings {
         let finite = |x: f64| x.is_finite();
         check(self.batch_size >= 1, "batch_size", "at least 1")?;
         check((0.0..=1.0).contains(&self.root_value_weight), "root_value_weight", "from 0 to 1")?;
-        let horizon = f64::from(self.root_value_horizon);
-        check(finite(horizon) && horizon >= 0.0, "root_value_horizon", "0 or more")?;
-        let value_weight = f64::from(self.value_loss_weight);
-        check(finite(value_weight) && value_weight > 0.0, "value_loss_weight", "a positive number")?;
         check(finite(self.sample_reuse) && self.sample_reuse > 0.0, "sample_reuse", "a positive number")?;
         check(self.max_steps >= 1, "max_steps", "at least 1")?;
         check(self.min_steps <= self.max_steps, "min_steps", "at most max_steps")?;
@@ -160,7 +139,6 @@ impl TrainSettings {
         check((0.0..=1.0).contains(&self.final_lr_fraction), "final_lr_fraction", "from 0 to 1")?;
         check(self.decay_factor > 0.0 && self.decay_factor <= 1.0, "decay_factor", "above 0 and at most 1")?;
         check(self.decay_steps >= 1, "decay_steps", "at least 1")?;
-        check((0.0..=1.0).contains(&self.generation_anneal), "generation_anneal", "from 0 to 1")?;
         check(self.average_generations >= 1, "average_generations", "at least 1")?;
         check(self.window_min >= 1, "window_min", "at least 1")?;
         check(self.window_alpha > 0.0 && self.window_alpha <= 1.0, "window_alpha", "above 0 and at most 1")?;
@@ -189,14 +167,6 @@ impl TrainSettings {
         } else {
             scheduled
         }
-    }
-
-    /// The learning rate of global step `step` when it is step `done` (from 0) of a
-    /// generation's `steps`: [`TrainSettings::learning_rate_at`] annealed by
-    /// `generation_anneal` over the generation.
-    pub fn learning_rate_in_generation(&self, step: u64, done: u64, steps: u64) -> f64 {
-        let t = if steps <= 1 { 0.0 } else { done.min(steps - 1) as f64 / (steps - 1) as f64 };
-        self.learning_rate_at(step) * half_cosine(t, self.generation_anneal)
     }
 
     /// Optimiser steps for a generation that wrote `new_samples`.
@@ -258,23 +228,6 @@ mod tests {
         assert!(close(s.learning_rate_at(25), 0.1 + 0.9 * (1.0 + 0.5f64.sqrt()) / 2.0));
         assert!(close(s.learning_rate_at(100), 0.1));
         assert!(close(s.learning_rate_at(1000), 0.1));
-    }
-
-    #[test]
-    fn a_generation_anneals_from_the_scheduled_rate_to_its_fraction_of_it() {
-        let s =
-            TrainSettings { learning_rate: 0.5, generation_anneal: 0.1, warmup_steps: 0, ..TrainSettings::default() };
-        // 5 steps: t = 0, ¼, ½, ¾, 1 of the way, whatever the global step.
-        let rates: Vec<f64> = (0..5).map(|done| s.learning_rate_in_generation(1000 + done, done, 5)).collect();
-        assert!(close(rates[0], 0.5), "{rates:?}");
-        assert!(close(rates[2], 0.5 * 0.55), "{rates:?}");
-        assert!(close(rates[4], 0.05), "{rates:?}");
-        assert!(rates.windows(2).all(|pair| pair[1] < pair[0]), "{rates:?}");
-        // Off (1.0): the schedule's rate at every step, warm-up included.
-        let off = TrainSettings { learning_rate: 0.5, warmup_steps: 4, ..TrainSettings::default() };
-        for done in 0..5 {
-            assert!(close(off.learning_rate_in_generation(done, done, 5), off.learning_rate_at(done)));
-        }
     }
 
     #[test]

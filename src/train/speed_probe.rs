@@ -114,7 +114,6 @@ fn seconds_per_move<G: TrainableGame, E: Evaluator<G> + Clone + Send + Sync>(
         out_dir: scratch.clone(),
         prefix: "probe".to_string(),
         seed: config.seed,
-        policy_targets: super::run::policy_targets(config),
     };
     let stop = AtomicBool::new(false);
     let progress = SelfPlayProgress::new();

@@ -113,7 +113,7 @@ impl Trainer {
     ) -> TrainReport {
         let started = Instant::now();
         let mut sums = [0.0; FIGURES];
-        let (mut done, mut learning_rate) = (0, self.settings.learning_rate_in_generation(self.step, 0, steps));
+        let (mut done, mut learning_rate) = (0, self.settings.learning_rate_at(self.step));
         bar.set_length(steps);
         bar.set_position(0);
         if !window.is_empty() {
@@ -123,7 +123,7 @@ impl Trainer {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    learning_rate = self.settings.learning_rate_in_generation(self.step, done, steps);
+                    learning_rate = self.settings.learning_rate_at(self.step);
                     let figures = self.train_step(batch, learning_rate);
                     sums.iter_mut().zip(figures).for_each(|(sum, figure)| *sum += figure);
                     done += 1;
@@ -166,7 +166,7 @@ impl Trainer {
         let weight = Tensor::<1>::from_data(TensorData::new(batch.policy_weight, [n]), &device);
         let value = Tensor::<2>::from_data(TensorData::new(batch.value, [n, 3]), &device);
         let output = self.net.forward(input);
-        let parts = losses(&output, policy, weight, value.clone(), self.settings.value_loss_weight);
+        let parts = losses(&output, policy, weight, value.clone());
         let log_p = log_softmax(output.policy.detach(), 1);
         let entropy = (log_p.clone().exp() * log_p).sum_dim(1).mean().neg();
         let hits = output.value.detach().argmax(1).equal(value.argmax(1)).float().mean().reshape([1]);

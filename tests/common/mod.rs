@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: reading the reference data in `tests/data`,
-//! malformed variants of valid texts for robustness tests, running the binary, and
-//! scratch directories.
+//! malformed variants of valid texts for robustness tests, running the binary, reading an
+//! engine's `info` lines, and scratch directories.
 #![allow(dead_code)] // each test file uses some of these
 
 use std::fmt::Debug;
@@ -134,6 +134,14 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// The number after `key` in the last `info depth` line an engine printed in `output`.
+pub fn last_info(output: &str, key: &str) -> u64 {
+    let info = output.lines().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == key).unwrap_or_else(|| panic!("no {key} in {info}"));
+    words[at + 1].parse().unwrap()
 }
 
 /// The micro training config of `tests/micro.toml` for `game`, with `games` games a
