@@ -692,6 +692,8 @@ fn a_seat_is_taken_only_as_its_creator_allowed() {
             )
             .await;
         creator.screenshot("seats-creator-told-desktop").await;
+        let icon = "fetch(document.querySelector('link[rel=icon]').href).then(r => r.status + ' ' + r.headers.get('content-type'))";
+        assert_eq!(creator.eval(icon).await, "200 image/svg+xml", "the page's favicon");
         // The stranger plays Black.
         click_move(&creator, "h2", "e2", 1).await;
         stranger.wait_for("Red's move", "document.querySelectorAll('.moves .move').length === 1").await;
@@ -722,7 +724,8 @@ fn an_engine_game_survives_restarts_of_the_server() {
     let page = session.page();
     let base = &session.base;
     let moves_are = |n: usize| format!("document.querySelectorAll('.moves .move').length === {n}");
-    let status_starts = |text: &str| format!("document.getElementById('status').textContent.startsWith('{text}')");
+    let status_starts =
+        |text: &str| format!("(document.getElementById('status') || {{textContent: ''}}).textContent.startsWith('{text}')");
     session.run(async {
         open_start_screen(&page, base).await;
         page.click("label[for=\"mode-engine\"]").await;
@@ -735,12 +738,15 @@ fn an_engine_game_survives_restarts_of_the_server() {
         page.wait_for("the net's reply", &moves_are(2)).await;
 
         session.restart_server(&["easy=alphabeta:depth=1"], session.dir());
+        // Reloaded, so that nothing is sent on the old server's socket before the page notices.
+        page.client.refresh().await.expect("the page reloads");
         page.wait_for("our turn after the restart", &status_starts("Your move")).await;
         click_move(&page, "b0", "c2", 3).await;
         page.wait_for("the same net's reply", &moves_are(4)).await;
 
         new_net();
         session.restart_server(&["easy=alphabeta:depth=1"], session.dir());
+        page.client.refresh().await.expect("the page reloads");
         page.wait_for("our turn after the second restart", &status_starts("Your move")).await;
         click_move(&page, "i0", "i1", 5).await;
         page.wait_for("the page says the engine is missing", &status_starts("The engine `tiny-gen0001` cannot be had"))

@@ -13,7 +13,7 @@ use super::engines::Engine;
 use super::protocol::MoveNames;
 use super::table::Board;
 use crate::eval::{net_evaluator, net_opinion, PlayerSpec};
-use crate::game::xiangqi::{Move, Xiangqi};
+use crate::game::xiangqi::{position_or_record, Move, Xiangqi};
 use crate::game::{Game, Player as Seat, Status};
 use crate::play::View;
 use crate::search::xiangqi::AlphaBeta;
@@ -123,7 +123,7 @@ pub struct PolicyMove {
 /// start) with the alpha-beta engine and, if given, `net`. Blocks for up to about a
 /// second. Errors are one line: a bad FEN, or the first move that is not legal, by number.
 pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -> Result<Analysis, String> {
-    let mut game = Xiangqi::from_text(start.unwrap_or("startpos")).map_err(|e| e.to_string())?;
+    let mut game = position_or_record(start.unwrap_or("startpos"))?;
     let mut last = None;
     for (number, text) in (1..).zip(moves) {
         if game.status().is_over() {

@@ -13,7 +13,7 @@ use super::protocol::{Created, GameSummary, Links, NewGame};
 use super::room::{Context, Room};
 use super::store::GameRow;
 use super::table::new_table;
-use crate::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
+use crate::game::xiangqi::{position_or_record, Notation};
 use crate::game::{Game, Status};
 
 /// Analyses run at once; more are refused until one ends.
@@ -172,15 +172,10 @@ impl Hub {
     }
 }
 
-/// The start (`None`: the usual one) and the moves, in ICCS, of a Xiangqi game to go on
-/// from: `text` is a FEN, or a record whose every move must be legal and which must leave
-/// the game going.
+/// The start and the moves, in ICCS, of a Xiangqi game to go on from: `text` is a FEN, or
+/// a record whose every move must be legal and which must leave the game going.
 fn imported(text: &str) -> Result<(Option<String>, Vec<String>), String> {
-    if let Ok(game) = Xiangqi::from_text(text.trim()) {
-        return Ok((Some(game.to_text()), Vec::new()));
-    }
-    let record = ImportedRecord::read(text).map_err(|why| format!("the record: {why}"))?;
-    let game = record.replay().map_err(|why| format!("the record: {why}"))?;
+    let game = position_or_record(text)?;
     if let Status::Over { reason, .. } = game.status() {
         return Err(format!("the record's game is already over ({reason})"));
     }

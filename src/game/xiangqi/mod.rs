@@ -35,7 +35,7 @@ pub use movegen::MoveList;
 pub use notation::Move;
 pub use piece::{Color, Kind, Piece};
 pub use position::Xiangqi;
-pub use record_import::ImportedRecord;
+pub use record_import::{position_or_record, ImportedRecord};
 pub use replay::BadMove;
 pub use rules::{RepetitionRule, Rules};
 pub use square::Square;

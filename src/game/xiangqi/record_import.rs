@@ -63,6 +63,19 @@ impl ImportedRecord {
     }
 }
 
+/// The game that a box for "a position or a record" holds: a FEN (or `startpos`), else a
+/// record replayed to its last move. Text whose first word has a `/` is read as a FEN
+/// alone, so that a malformed FEN is named as one ("the FEN: row … has 8 files").
+pub fn position_or_record(text: &str) -> Result<Xiangqi, String> {
+    let text = text.trim();
+    let fen_like = !text.starts_with('[') && text.split_whitespace().next().is_some_and(|word| word.contains('/'));
+    if fen_like || text == "startpos" {
+        return Xiangqi::from_text(text).map_err(|e| format!("the FEN: {e}"));
+    }
+    let record = ImportedRecord::read(text).map_err(|why| format!("the record: {why}"))?;
+    record.replay().map_err(|why| format!("the record: {why}"))
+}
+
 /// One `[Name "value"]` line.
 fn tag(line: &str) -> Result<(String, String), String> {
     let malformed = || format!("malformed tag line `{line}`: expected [Name \"value\"]");
