@@ -166,7 +166,12 @@ pub(crate) fn deepen<S: Deepening>(
         let pv = progress.pv.root_line();
         let mut report = progress.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
         if let Some(best) = report.best {
-            report.more = search.more_lines(depth, best);
+            let more = search.more_lines(depth, best);
+            if !more.is_empty() {
+                // Each line's search has a score of its own: rank them all by it.
+                let first = Line { score: report.score, pv: std::mem::take(&mut report.pv) };
+                report.rank_lines(std::iter::once(first).chain(more).collect());
+            }
         }
         let progress = search.progress();
         (report.nodes, report.elapsed) = (progress.clock.nodes, progress.clock.elapsed());
@@ -184,8 +189,9 @@ pub(crate) fn deepen<S: Deepening>(
 
     let progress = search.progress();
     let mut report = match (last, progress.root_best) {
-        (Some(mut report), Some((mv, value))) if report.best != Some(mv) => {
+        (Some(mut report), Some((mv, value))) if report.best != Some(mv) && report.more.is_empty() => {
             // The unfinished iteration found a better move than the last finished one.
+            // (With MultiPV the lines of the last finished iteration stand together.)
             report.best = Some(mv);
             report.pv = vec![mv];
             report.score = Score::from_value(value);
