@@ -93,6 +93,31 @@ fn a_finished_game_gets_no_move() {
     assert!(lines.iter().any(|l| l == "bestmove (none)"), "{lines:?}");
 }
 
+/// Black's general on d9, Red's on e0, Red's chariots on a9 and a8, Black to move.
+/// Worked out by hand: the a9 chariot checks along rank 9 (b9, c9 empty); the general's
+/// steps are c9 (out of the palace), e9 (on the checking rank, and facing Red's general
+/// up the open e-file) and d8 (on the a8 chariot's rank): checkmate.
+const MATED: &str = "R2k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+/// The same without the a9 chariot: no check, and still no legal move (stalemate, a
+/// loss in Xiangqi).
+const STALEMATED: &str = "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+
+#[test]
+fn a_side_without_a_legal_move_is_mated_at_depth_0() {
+    for fen in [MATED, STALEMATED] {
+        assert!(Xiangqi::from_fen(fen, Default::default()).unwrap().status().is_over(), "{fen}");
+        for player in ["alphabeta:depth=3", "mcts:sims=100,eval=material", "random"] {
+            let lines = session(player, &format!("uci\nposition fen {fen}\ngo depth 3\n"));
+            let answer = &lines[lines.iter().position(|l| l == "uciok").unwrap() + 1..];
+            assert_eq!(answer, ["info depth 0 score mate 0", "bestmove (none)"], "{player} {fen}");
+        }
+    }
+    // UCCI answers with `nobestmove` alone, as ElephantEye does.
+    let lines = session("alphabeta:depth=3", &format!("ucci\nposition fen {MATED}\ngo depth 3\n"));
+    assert_eq!(lines.last().map(String::as_str), Some("nobestmove"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("info")), "{lines:?}");
+}
+
 #[test]
 fn hash_option_is_offered_and_set() {
     let lines = session(
@@ -128,11 +153,29 @@ fn a_position_drawn_by_our_rules_still_gets_a_move() {
 fn ucci_options_and_bye() {
     let lines = session(
         "alphabeta:depth=1",
-        "ucci\nsetoption usemillisec false\nsetoption hashsize 32\nsetoption newgame\nposition startpos\ngo time 5 increment 0\nquit\n",
+        "ucci\nsetoption usemillisec false\nsetoption hashsize 32\nsetoption multipv 2\nsetoption newgame\nposition startpos\ngo time 5 increment 0\nquit\n",
     );
-    assert!(lines.iter().any(|l| l == "option usemillisec type check default true"), "{lines:?}");
+    // The handshake in UCCI's syntax (ElephantEye's: `option <name> type spin min … max
+    // … default …`), UCI's `option name …` nowhere.
+    let offered: Vec<&str> = lines.iter().filter(|l| l.starts_with("option ")).map(String::as_str).collect();
+    assert_eq!(
+        offered,
+        [
+            "option usemillisec type check default true",
+            "option hashsize type spin min 1 max 4096 default 16",
+            "option multipv type spin min 1 max 128 default 1",
+            "option newgame type button",
+        ],
+        "{lines:?}"
+    );
     assert!(!lines.iter().any(|l| l.starts_with("info string error")), "{lines:?}");
+    // `setoption multipv 2` took: two lines are reported.
+    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ") && l.contains(" multipv 2 ")), "{lines:?}");
     assert_eq!(lines.last().map(String::as_str), Some("bye"), "{lines:?}");
+    // A value out of range is refused, in the player's words.
+    let lines = session("alphabeta:depth=1", "ucci\nsetoption hashsize lots\nsetoption colour red\n");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert!(errors.len() == 2 && errors[0].contains("Hash must be") && errors[1].contains("`colour`"), "{lines:?}");
 }
 
 #[test]

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use super::{Player, PlayerError};
+use super::{Player, PlayerError, SpinOption};
 use crate::game::{Game, Status};
 use crate::mcts::{
     Batch, Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult,
@@ -204,11 +204,11 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         self.name.clone()
     }
 
-    fn options(&self) -> Vec<String> {
+    fn options(&self) -> Vec<SpinOption> {
         vec![
-            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", self.threads),
-            format!("option name Batch type spin default {} min 1 max {MAX_BATCH}", self.config.batch_size),
-            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
+            SpinOption { name: "Threads", default: self.threads, min: 1, max: MAX_THREADS },
+            SpinOption { name: "Batch", default: self.config.batch_size, min: 1, max: MAX_BATCH },
+            SpinOption { name: "MultiPV", default: 1, min: 1, max: MAX_MULTI_PV },
         ]
     }
 
