@@ -77,9 +77,9 @@ impl Gui {
         Gui { child, stdin, stdout }
     }
 
-    /// Sends `commands`, then reads up to the `bestmove` and returns the `nodes` and
-    /// `depth` of the last `info` line before it.
-    fn search(&mut self, commands: &str) -> (u64, u64) {
+    /// Sends `commands`, then reads up to the `bestmove` and returns the `nodes`, `depth`
+    /// and `nps` of the last `info` line before it.
+    fn search(&mut self, commands: &str) -> (u64, u64, u64) {
         self.stdin.write_all(commands.as_bytes()).unwrap();
         let mut last = None;
         loop {
@@ -88,7 +88,7 @@ impl Gui {
             if line.starts_with("info depth") {
                 let words: Vec<&str> = line.split_whitespace().collect();
                 let field = |key: &str| words[words.iter().position(|w| *w == key).unwrap() + 1].parse().unwrap();
-                last = Some((field("nodes"), field("depth")));
+                last = Some((field("nodes"), field("depth"), field("nps")));
             } else if line.starts_with("bestmove") {
                 return last.expect("an info line before the bestmove");
             }
@@ -108,10 +108,14 @@ fn a_search_on_a_full_kept_tree_reports_the_visits_it_rests_on() {
     let mut gui = Gui::start();
     // 200 000 simulations fill the tree (5 million nodes) before they are all run; the
     // searches after it keep that tree, cannot grow it, and answer from it.
-    let (grown, _) = gui.search("uci\nposition startpos\ngo nodes 200000\n");
+    let (grown, _, _) = gui.search("uci\nposition startpos\ngo nodes 200000\n");
     assert!(grown > 10_000, "{grown}");
-    let (nodes, _) = gui.search("go infinite\nstop\n");
-    assert!(nodes >= grown, "after go infinite + stop: {nodes} < {grown}");
-    let (nodes, depth) = gui.search("go depth 6\n");
-    assert!(nodes >= grown && depth >= 6, "go depth 6: nodes {nodes} depth {depth}, the tree had {grown}");
+    // The speed counts what a search ran itself: nothing, on a tree that cannot grow.
+    let (nodes, _, nps) = gui.search("go infinite\nstop\n");
+    assert!(nodes == grown && nps == 0, "after go infinite + stop: nodes {nodes} nps {nps}, the tree had {grown}");
+    let (nodes, depth, nps) = gui.search("go depth 6\n");
+    assert!(
+        nodes == grown && depth >= 6 && nps == 0,
+        "go depth 6: nodes {nodes} depth {depth} nps {nps}, the tree had {grown}"
+    );
 }

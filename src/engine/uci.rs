@@ -339,7 +339,7 @@ fn info_lines(report: &Report<Move>, dialect: Dialect) -> Vec<String> {
             report.depth,
             report.seldepth.max(report.depth),
             report.nodes,
-            report.nodes as u128 * 1000 / millis,
+            report.searched as u128 * 1000 / millis,
             pv.join(" ")
         )
     };

@@ -110,16 +110,24 @@ impl<M: Copy + PartialEq> Progress<M> {
 
     /// A report of what is known now.
     pub fn report(&self, depth: u32, value: i32, best: Option<M>, pv: Vec<M>) -> Report<M> {
-        Report {
+        let mut report = Report {
             depth,
             seldepth: self.seldepth as u32,
             score: Score::from_value(value),
-            nodes: self.clock.nodes,
+            nodes: 0,
+            searched: 0,
             elapsed: self.clock.elapsed(),
             best,
             pv,
             more: Vec::new(),
-        }
+        };
+        self.stamp(&mut report);
+        report
+    }
+
+    /// Sets `report`'s node counts and time to the clock's now.
+    pub fn stamp(&self, report: &mut Report<M>) {
+        (report.nodes, report.searched, report.elapsed) = (self.clock.nodes, self.clock.nodes, self.clock.elapsed());
     }
 }
 
@@ -174,7 +182,7 @@ pub(crate) fn deepen<S: Deepening>(
             }
         }
         let progress = search.progress();
-        (report.nodes, report.elapsed) = (progress.clock.nodes, progress.clock.elapsed());
+        progress.stamp(&mut report);
         // The iteration finished: what the further lines searched is no unfinished better move.
         progress.root_best = None;
         progress.previous_best = report.best;
@@ -201,7 +209,6 @@ pub(crate) fn deepen<S: Deepening>(
         (None, Some((mv, value))) => progress.report(0, value, Some(mv), vec![mv]),
         (None, None) => progress.report(0, 0, Some(fallback), vec![fallback]),
     };
-    report.nodes = progress.clock.nodes;
-    report.elapsed = progress.clock.elapsed();
+    progress.stamp(&mut report);
     report
 }

@@ -112,8 +112,12 @@ pub struct Report<M> {
     pub seldepth: u32,
     /// The value of the position.
     pub score: Score,
-    /// Nodes searched so far in this search, quiescence nodes included.
+    /// Nodes the answer rests on: those searched so far in this search, quiescence nodes
+    /// included (MCTS: the visits of the root's moves, those of a kept tree included).
     pub nodes: u64,
+    /// Of `nodes`, those this search visited itself (all of them but for a kept MCTS
+    /// tree): the search's speed is reckoned from these.
+    pub searched: u64,
     /// Time since the search started.
     pub elapsed: Duration,
     /// The move to play: `None` only when the side to move has no legal move.
@@ -220,6 +224,7 @@ mod tests {
             seldepth: 12,
             score: Score::Cp(22),
             nodes: 1,
+            searched: 1,
             elapsed: std::time::Duration::ZERO,
             best: Some(1),
             pv: vec![1, 10],
