@@ -7,6 +7,7 @@ use xiangqi_zero::engine::serve;
 use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::search::Score;
 
 /// Feeds `script` to an engine serving `player` and returns what it printed. (Without a
 /// final `quit` the engine lets a bounded search finish at the end of input.)
@@ -92,6 +93,31 @@ fn a_finished_game_gets_no_move() {
     assert!(lines.iter().any(|l| l == "bestmove (none)"), "{lines:?}");
 }
 
+/// Black's general on d9, Red's on e0, Red's chariots on a9 and a8, Black to move.
+/// Worked out by hand: the a9 chariot checks along rank 9 (b9, c9 empty); the general's
+/// steps are c9 (out of the palace), e9 (on the checking rank, and facing Red's general
+/// up the open e-file) and d8 (on the a8 chariot's rank): checkmate.
+const MATED: &str = "R2k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+/// The same without the a9 chariot: no check, and still no legal move (stalemate, a
+/// loss in Xiangqi).
+const STALEMATED: &str = "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+
+#[test]
+fn a_side_without_a_legal_move_is_mated_at_depth_0() {
+    for fen in [MATED, STALEMATED] {
+        assert!(Xiangqi::from_fen(fen, Default::default()).unwrap().status().is_over(), "{fen}");
+        for player in ["alphabeta:depth=3", "mcts:sims=100,eval=material", "random"] {
+            let lines = session(player, &format!("uci\nposition fen {fen}\ngo depth 3\n"));
+            let answer = &lines[lines.iter().position(|l| l == "uciok").unwrap() + 1..];
+            assert_eq!(answer, ["info depth 0 score mate 0", "bestmove (none)"], "{player} {fen}");
+        }
+    }
+    // UCCI answers with `nobestmove` alone, as ElephantEye does.
+    let lines = session("alphabeta:depth=3", &format!("ucci\nposition fen {MATED}\ngo depth 3\n"));
+    assert_eq!(lines.last().map(String::as_str), Some("nobestmove"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("info")), "{lines:?}");
+}
+
 #[test]
 fn hash_option_is_offered_and_set() {
     let lines = session(
@@ -127,11 +153,29 @@ fn a_position_drawn_by_our_rules_still_gets_a_move() {
 fn ucci_options_and_bye() {
     let lines = session(
         "alphabeta:depth=1",
-        "ucci\nsetoption usemillisec false\nsetoption hashsize 32\nsetoption newgame\nposition startpos\ngo time 5 increment 0\nquit\n",
+        "ucci\nsetoption usemillisec false\nsetoption hashsize 32\nsetoption multipv 2\nsetoption newgame\nposition startpos\ngo time 5 increment 0\nquit\n",
     );
-    assert!(lines.iter().any(|l| l == "option usemillisec type check default true"), "{lines:?}");
+    // The handshake in UCCI's syntax (ElephantEye's: `option <name> type spin min … max
+    // … default …`), UCI's `option name …` nowhere.
+    let offered: Vec<&str> = lines.iter().filter(|l| l.starts_with("option ")).map(String::as_str).collect();
+    assert_eq!(
+        offered,
+        [
+            "option usemillisec type check default true",
+            "option hashsize type spin min 1 max 4096 default 16",
+            "option multipv type spin min 1 max 128 default 1",
+            "option newgame type button",
+        ],
+        "{lines:?}"
+    );
     assert!(!lines.iter().any(|l| l.starts_with("info string error")), "{lines:?}");
+    // `setoption multipv 2` took: two lines are reported.
+    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ") && l.contains(" multipv 2 ")), "{lines:?}");
     assert_eq!(lines.last().map(String::as_str), Some("bye"), "{lines:?}");
+    // A value out of range is refused, in the player's words.
+    let lines = session("alphabeta:depth=1", "ucci\nsetoption hashsize lots\nsetoption colour red\n");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert!(errors.len() == 2 && errors[0].contains("Hash must be") && errors[1].contains("`colour`"), "{lines:?}");
 }
 
 #[test]
@@ -186,11 +230,59 @@ fn multipv_reports_the_best_root_moves_each_with_its_line() {
             assert_ne!(first, "a0a5");
         }
         assert_ne!(ranked[1].0, ranked[2].0, "{player}: {ranked:?}");
-        assert!(ranked[1].1 >= ranked[2].1 || player.starts_with("mcts"), "{player}: {ranked:?}");
+        assert!(ranked[1].1 >= ranked[2].1, "{player}: {ranked:?}");
     }
     // One line by default: no `multipv` field at all; a count out of range is refused.
     let lines = session("alphabeta", &format!("uci\nposition fen {fen}\ngo depth 2\n"));
     assert!(lines.iter().all(|l| !l.contains("multipv")), "{lines:?}");
     let lines = session("alphabeta", "uci\nsetoption name MultiPV value 0\n");
     assert!(lines.iter().any(|l| l.starts_with("info string error") && l.contains("MultiPV")), "{lines:?}");
+}
+
+/// The `multipv` lines of a session grouped by report (each group starts at `multipv 1`),
+/// each line as its score.
+fn multipv_groups(lines: &[String]) -> Vec<Vec<Score>> {
+    let mut groups: Vec<Vec<Score>> = Vec::new();
+    for line in lines.iter().filter(|l| l.contains(" multipv ")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let after = |key: &str| words[words.iter().position(|w| *w == key).unwrap() + 1];
+        let score = match after("score") {
+            "cp" => Score::Cp(after("cp").parse().unwrap()),
+            "mate" => Score::Mate(after("mate").parse().unwrap()),
+            other => panic!("score `{other}` in {line}"),
+        };
+        if after("multipv") == "1" {
+            groups.push(Vec::new());
+        }
+        groups.last_mut().expect("multipv 1 comes first").push(score);
+    }
+    groups
+}
+
+#[test]
+fn multipv_lines_come_best_first_by_score() {
+    // The start (where the issue saw depth 9 print −15 above −12), an opening, and a
+    // middle game with captures about.
+    let positions = [
+        "startpos",
+        "startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7",
+        "fen r1bakab1r/9/1cn4c1/p1p1p3p/6p2/2P6/P3P1n1P/1C2C1N2/9/RNBAKAB1R w - - 0 6",
+    ];
+    for (player, go) in [("alphabeta", "go depth 7"), ("mcts:sims=800,eval=material", "go nodes 2000")] {
+        for position in positions {
+            let lines = session(player, &format!("uci\nsetoption name MultiPV value 4\nposition {position}\n{go}\n"));
+            let groups = multipv_groups(&lines);
+            assert!(!groups.is_empty(), "{player} {position}: {lines:?}");
+            for group in &groups {
+                assert!(group.windows(2).all(|pair| pair[0] >= pair[1]), "{player} {position}: {group:?}: {lines:?}");
+            }
+            // The move played is the first line's, for alpha-beta (MCTS plays its most
+            // visited move, which may rank lower by value).
+            let last = lines.iter().rev().find(|l| l.contains(" multipv 1 ")).unwrap();
+            if player == "alphabeta" {
+                let first = last.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap();
+                assert_eq!(bestmove(&lines), first, "{lines:?}");
+            }
+        }
+    }
 }

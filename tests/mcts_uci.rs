@@ -3,7 +3,8 @@
 
 mod common;
 
-use std::io::Cursor;
+use std::io::{BufRead, BufReader, Cursor, Write};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use common::last_info;
@@ -63,4 +64,66 @@ fn gumbel_search_by_time_plans_its_halving_for_the_configured_simulations() {
     let report = player.think(&Xiangqi::start(), &limits, &mut |_| {}).unwrap();
     assert!(report.nodes > 64, "{}", report.nodes);
     assert!(Xiangqi::start().parse_move(&report.best.unwrap().to_string()).is_ok());
+}
+
+/// An engine process serving `mcts:sims=300`, driven a command at a time as a GUI drives it.
+struct Gui {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Gui {
+    fn start() -> Gui {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
+            .args(["uci", "--player", "mcts:sims=300,eval=material"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let (stdin, stdout) = (child.stdin.take().unwrap(), BufReader::new(child.stdout.take().unwrap()));
+        Gui { child, stdin, stdout }
+    }
+
+    /// Sends `commands`, then reads up to the `bestmove` and returns the `nodes`, `depth`
+    /// and `nps` of the last `info` line before it.
+    fn search(&mut self, commands: &str) -> (u64, u64, u64) {
+        self.stdin.write_all(commands.as_bytes()).unwrap();
+        let mut last = None;
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the engine ended");
+            if line.starts_with("info depth") {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let field = |key: &str| words[words.iter().position(|w| *w == key).unwrap() + 1].parse().unwrap();
+                last = Some((field("nodes"), field("depth"), field("nps")));
+            } else if line.starts_with("bestmove") {
+                return last.expect("an info line before the bestmove");
+            }
+        }
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"quit\n");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_search_on_a_full_kept_tree_reports_the_visits_it_rests_on() {
+    let mut gui = Gui::start();
+    // 200 000 simulations fill the tree (5 million nodes) before they are all run; the
+    // searches after it keep that tree, cannot grow it, and answer from it.
+    let (grown, _, _) = gui.search("uci\nposition startpos\ngo nodes 200000\n");
+    assert!(grown > 10_000, "{grown}");
+    // The speed counts what a search ran itself: nothing, on a tree that cannot grow.
+    let (nodes, _, nps) = gui.search("go infinite\nstop\n");
+    assert!(nodes == grown && nps == 0, "after go infinite + stop: nodes {nodes} nps {nps}, the tree had {grown}");
+    let (nodes, depth, nps) = gui.search("go depth 6\n");
+    assert!(
+        nodes == grown && depth >= 6 && nps == 0,
+        "go depth 6: nodes {nodes} depth {depth} nps {nps}, the tree had {grown}"
+    );
 }

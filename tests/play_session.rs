@@ -185,6 +185,24 @@ fn banqi_flip_then_a_move() {
 }
 
 #[test]
+fn banqi_undo_takes_back_no_flip() {
+    // Second's `undo` would take back First's flip: refused. First's `undo` takes back
+    // Second's step d1c1, which revealed nothing; the flip then still stands.
+    let text = transcript(&["--game", "banqi", "--fen", BANQI_STATE], "a8a8\nundo\nd1c1\nundo\nfen\n");
+    let refused = "cannot take back a flip: a flipped piece cannot be hidden again\n";
+    assert_in_order(
+        &text,
+        &[
+            "a8 flips: P (red)\n",
+            &format!("Second (black)> undo\n{refused}"),
+            "Second (black)> d1c1\n",
+            "First (red)> undo\ntook back 1 ply\n",
+            "Second (black)> fen\nP3/4/4/4/4/4/4/K2p b - 0 3\n",
+        ],
+    );
+}
+
+#[test]
 fn banqi_first_flip_decides_the_colours() {
     let text = transcript(&["--game", "banqi", "--seed", "7"], "b3b3\nfen\n");
     let flip = text.lines().find(|line| line.starts_with("b3 flips: ")).expect("a reveal line");
@@ -244,4 +262,39 @@ fn a_perpetual_check_is_warned_before_it_loses() {
                    a perpetual check by you, which loses. Play it? (y/n) ";
     assert_in_order(&text, &[warning, "n\nnot played\n", "Red> d8e6\n", warning, "y\n", "Black> f8f9\n"]);
     assert!(text.ends_with("result: 0-1, Black wins (perpetual check)\n"), "{text}");
+}
+
+#[test]
+fn ctrl_c_saves_the_game_so_far() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+
+    let dir = common::TempDir::new("play-interrupted");
+    let path = dir.join("game.pgn");
+    let mut child = common::binary()
+        .args(["play", "--notation", "iccs", "--save", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"h2e2\nh9g7\n").unwrap();
+    // Wait for Red's prompt after the two moves: the game so far is two plies, and the
+    // input stays open (no end of input saves it).
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("Black> h9g7\n") || !seen.ends_with(b"Red> ") {
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "the session ended early: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    let pgn = std::fs::read_to_string(&path).expect("the game was saved");
+    assert!(pgn.contains("1. H2-E2 H9-G7"), "{pgn}");
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
 }

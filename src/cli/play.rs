@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args as ClapArgs;
@@ -66,6 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         max_plies: args.max_plies.map(|n| n as usize),
         notation: args.notation,
+        record_so_far: args.save.as_ref().map(|path| save_on_interrupt(path.clone(), args.notation)),
     };
     let record = match (args.game, &args.from_record) {
         (GameKind::Xiangqi, Some(path)) => session(recorded_game(path)?, &setup),
@@ -74,10 +76,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (GameKind::Banqi, None) => session(Banqi::from_text(&args.fen)?, &setup),
     }?;
     if let Some(path) = &args.save {
-        write_atomically(path, &record.to_pgn("xiangqi-zero play", args.notation))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        save(path, &record, args.notation)?;
     }
     Ok(())
+}
+
+/// Writes `record` to `path` as PGN with its moves in `notation`.
+fn save(path: &Path, record: &GameRecord, notation: Notation) -> anyhow::Result<()> {
+    write_atomically(path, &record.to_pgn("xiangqi-zero play", notation))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The record a session keeps up to date, saved to `path` when Ctrl-C (or SIGTERM)
+/// interrupts the game; the process then exits with 130.
+fn save_on_interrupt(path: PathBuf, notation: Notation) -> Arc<Mutex<Option<GameRecord>>> {
+    let shared = Arc::new(Mutex::new(None));
+    let record = shared.clone();
+    let installed = ctrlc::set_handler(move || {
+        let record = record.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        // Before the game has started there is nothing to save.
+        match record.map(|record| save(&path, &record, notation)) {
+            Some(Ok(())) => eprintln!("\ninterrupted: the game so far is saved to {}", path.display()),
+            Some(Err(error)) => eprintln!("\ninterrupted: {error:#}"),
+            None => eprintln!("\ninterrupted before the game started: nothing saved"),
+        }
+        std::process::exit(130);
+    });
+    if let Err(error) = installed {
+        eprintln!("warning: Ctrl-C will not save the game ({error})");
+    }
+    shared
 }
 
 /// The game a record holds, played to its last move.

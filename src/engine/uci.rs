@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::parse_go;
-use crate::eval::Player;
+use crate::eval::{Player, SpinOption};
 use crate::game::xiangqi::{Move, Xiangqi};
 use crate::game::{Game, Player as Seat};
 use crate::search::{Report, Score};
@@ -112,8 +112,14 @@ impl Engine {
                 if self.dialect == Dialect::Ucci {
                     self.say("option usemillisec type check default true");
                 }
-                for option in self.player.as_ref().map(|p| p.options()).unwrap_or_default() {
-                    self.say(&option);
+                for option in self.options() {
+                    self.say(&match self.dialect {
+                        Dialect::Uci => option.uci(),
+                        Dialect::Ucci => option.ucci(),
+                    });
+                }
+                if self.dialect == Dialect::Ucci {
+                    self.say("option newgame type button");
                 }
                 self.say(if first == "uci" { "uciok" } else { "ucciok" });
                 Ok(())
@@ -164,6 +170,11 @@ impl Engine {
         self.answers.say(line);
     }
 
+    /// The options the player offers (none while it is searching).
+    fn options(&self) -> Vec<SpinOption> {
+        self.player.as_ref().map(|p| p.options()).unwrap_or_default()
+    }
+
     /// `ucinewgame` (and UCCI's `setoption newgame`).
     fn new_game(&mut self) -> Result<(), String> {
         self.finish_search();
@@ -192,8 +203,9 @@ impl Engine {
             }
             "newgame" => self.new_game(),
             _ => {
-                // UCCI names the table size `hashsize`.
-                let name = if name == "hashsize" { "Hash" } else { name.as_str() };
+                // UCCI's names (`hashsize`) for the player's options.
+                let offered = self.options().into_iter().find(|option| option.ucci_name().eq_ignore_ascii_case(&name));
+                let name = offered.map_or(name.as_str(), |option| option.name);
                 let player = self.player.as_mut().ok_or("no player")?;
                 player.set_option(name, &value)
             }
@@ -232,7 +244,8 @@ impl Engine {
     }
 
     /// Starts a search on its own thread. Every `go` ends in a `bestmove`: after a
-    /// position that could not be set up, `bestmove (none)` (UCCI: `nobestmove`).
+    /// position that could not be set up, `bestmove (none)` (UCCI: `nobestmove`); in a
+    /// position without a legal move, `info depth 0 score mate 0` then `bestmove (none)`.
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
         let red = self.game.to_move() == Seat::First;
         let unit = if self.millis { 1 } else { 1000 };
@@ -255,10 +268,15 @@ impl Engine {
             let mut legal = Vec::new();
             game.legal_moves(&mut legal);
             // The GUI judges draws by rule; we move while a legal move exists.
-            let best = if legal.is_empty() {
-                None
-            } else if let Some(error) = refused {
+            let best = if let Some(error) = refused {
                 print(format!("info string error: no move from an invalid position ({error})"));
+                None
+            } else if legal.is_empty() {
+                // Mated, or stalemated (which loses in Xiangqi): said as Stockfish and
+                // Pikafish say it. UCCI's `nobestmove` says it by itself.
+                if dialect == Dialect::Uci {
+                    print("info depth 0 score mate 0".to_string());
+                }
                 None
             } else {
                 let mut info = |report: &Report<Move>| info_lines(report, dialect).into_iter().for_each(print);
@@ -321,7 +339,7 @@ fn info_lines(report: &Report<Move>, dialect: Dialect) -> Vec<String> {
             report.depth,
             report.seldepth.max(report.depth),
             report.nodes,
-            report.nodes as u128 * 1000 / millis,
+            report.searched as u128 * 1000 / millis,
             pv.join(" ")
         )
     };

@@ -1,7 +1,7 @@
 //! `alphabeta:` — the classical searches of `crate::search` as players.
 
 use super::mcts::MAX_MULTI_PV;
-use super::{limits_or, Player, PlayerError};
+use super::{limits_or, Player, PlayerError, SpinOption};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
@@ -113,10 +113,10 @@ impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
         format!("alphabeta:{}", parts.join(","))
     }
 
-    fn options(&self) -> Vec<String> {
-        let mut options = vec![format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")];
+    fn options(&self) -> Vec<SpinOption> {
+        let mut options = vec![SpinOption { name: "Hash", default: DEFAULT_HASH_MB, min: 1, max: MAX_HASH_MB }];
         if S::MULTI_PV {
-            options.push(format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"));
+            options.push(SpinOption { name: "MultiPV", default: 1, min: 1, max: MAX_MULTI_PV });
         }
         options
     }

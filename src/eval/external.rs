@@ -263,6 +263,7 @@ impl ExternalEngine {
             seldepth: 0,
             score: Score::Cp(0),
             nodes: 0,
+            searched: 0,
             elapsed: started.elapsed(),
             best: None,
             pv: Vec::new(),
@@ -296,7 +297,10 @@ fn read_info(rest: &str, ranks_from_one: bool, report: &mut Report<Move>) -> boo
         match words[i] {
             "depth" => report.depth = number(i + 1).unwrap_or(0).max(0) as u32,
             "seldepth" => report.seldepth = number(i + 1).unwrap_or(0).max(0) as u32,
-            "nodes" => report.nodes = number(i + 1).unwrap_or(0).max(0) as u64,
+            "nodes" => {
+                report.nodes = number(i + 1).unwrap_or(0).max(0) as u64;
+                report.searched = report.nodes;
+            }
             "score" => {
                 // UCI: `score cp 12` / `score mate 3`; UCCI: `score 12`.
                 match (words.get(i + 1).copied(), number(i + 1), number(i + 2)) {

@@ -6,8 +6,11 @@
 //! once the principal variation is N plies long, after at most 64·N² simulations (a line
 //! ending in a finished game grows no longer); `go infinite` searches until `stop`. A
 //! move that wins at once is played with `score mate 1`, no deeper mate is claimed; other
-//! scores are centipawns from the value. `Threads` sizes the pool the evaluator runs in,
-//! `Batch` the leaves per evaluator call. The tree is kept from move to move.
+//! scores are centipawns from the value. With `MultiPV` the lines of the most visited
+//! root moves are reported ranked by their own values, the best first; the move played
+//! stays the search's choice (the most visited). `Threads` sizes the pool the evaluator
+//! runs in, `Batch` the leaves per evaluator call. The tree is kept from move to move,
+//! and `nodes` counts the visits of the root's moves, those of the kept tree included.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use super::{Player, PlayerError};
+use super::{Player, PlayerError, SpinOption};
 use crate::game::{Game, Status};
 use crate::mcts::{
     Batch, Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, SearchResult,
@@ -201,11 +204,11 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         self.name.clone()
     }
 
-    fn options(&self) -> Vec<String> {
+    fn options(&self) -> Vec<SpinOption> {
         vec![
-            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", self.threads),
-            format!("option name Batch type spin default {} min 1 max {MAX_BATCH}", self.config.batch_size),
-            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
+            SpinOption { name: "Threads", default: self.threads, min: 1, max: MAX_THREADS },
+            SpinOption { name: "Batch", default: self.config.batch_size, min: 1, max: MAX_BATCH },
+            SpinOption { name: "MultiPV", default: 1, min: 1, max: MAX_MULTI_PV },
         ]
     }
 
@@ -253,6 +256,7 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
                 seldepth: 1,
                 score: Score::Mate(1),
                 nodes: 0,
+                searched: 0,
                 elapsed: started.elapsed(),
                 best: Some(win),
                 pv: vec![win],
@@ -322,26 +326,35 @@ fn winning_move<G: Game>(game: &G) -> Option<G::Move> {
     })
 }
 
-/// The lines after the first of a search's `multi_pv` best root moves (none for 1).
+/// The lines of a search's `multi_pv` most visited root moves, each scored by its own
+/// value (none for 1).
 fn lines<G: Game>(search: &Search<G>, multi_pv: usize) -> Vec<Line<G::Move>> {
     if multi_pv <= 1 {
         return Vec::new();
     }
-    let lines = search.root_lines(multi_pv).into_iter().skip(1);
+    let lines = search.root_lines(multi_pv).into_iter();
     lines.map(|(value, pv)| Line { score: Score::Cp(centipawns(value)), pv }).collect()
 }
 
-/// A search result as a `Report`: simulations as nodes, the value as centipawns, the
-/// most visited line as the principal variation, `more` the MultiPV lines after it.
-fn report<M: Copy>(result: &SearchResult<M>, more: Vec<Line<M>>, started: Instant) -> Report<M> {
-    Report {
-        more,
+/// A search result as a `Report`: the visits of the root's moves as nodes (the kept tree's
+/// included, as lc0 counts them: an answer from a tree an earlier search grew rests on
+/// those), the
+/// value as centipawns, the most visited line as the principal variation; with MultiPV
+/// `lines`, those ranked by their scores instead, the best first.
+fn report<M: Copy>(result: &SearchResult<M>, lines: Vec<Line<M>>, started: Instant) -> Report<M> {
+    let mut report = Report {
+        more: Vec::new(),
         depth: result.pv.len() as u32,
         seldepth: result.depth,
         score: Score::Cp(centipawns(result.value)),
-        nodes: result.simulations as u64,
+        nodes: result.moves.iter().map(|m| m.visits as u64).sum(),
+        searched: result.simulations as u64,
         elapsed: started.elapsed(),
         best: result.best,
         pv: result.pv.clone(),
+    };
+    if lines.len() > 1 {
+        report.rank_lines(lines);
     }
+    report
 }

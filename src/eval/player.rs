@@ -1,6 +1,7 @@
 //! The `Player` trait: anything that picks moves — a search, a network, an external
 //! engine, a random mover — as the arena, the engine loop and the play commands see it.
 
+use super::SpinOption;
 use crate::game::Game;
 use crate::search::{Limits, Report};
 
@@ -29,9 +30,8 @@ pub trait Player<G: Game>: Send {
     /// A short name for tables and game records.
     fn name(&self) -> String;
 
-    /// The options this player offers a GUI, as UCI `option` lines
-    /// (`option name Hash type spin default 16 min 1 max 4096`).
-    fn options(&self) -> Vec<String> {
+    /// The options this player offers a GUI (the hash table's size, MultiPV, …).
+    fn options(&self) -> Vec<SpinOption> {
         Vec::new()
     }
 

@@ -41,6 +41,7 @@ impl<G: Game> Player<G> for RandomPlayer {
             seldepth: 0,
             score: Score::Cp(0),
             nodes: 0,
+            searched: 0,
             elapsed: std::time::Duration::ZERO,
             best: Some(best),
             pv: vec![best],

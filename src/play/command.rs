@@ -43,7 +43,7 @@ pub(crate) fn help(move_help: &str) -> String {
     format!(
         "moves: {move_help}\n\
          hint    the engine's suggestion for the side to move\n\
-         undo    take back your last move (and the engine's reply to it)\n\
+         undo    take back your last move (and the engine's reply to it), not a flip\n\
          fen     print the position as text\n\
          resign  give up the game\n\
          help    this list\n\

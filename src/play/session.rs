@@ -2,6 +2,7 @@
 //! line by line, the board redrawn after every move, a result line at the end.
 
 use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -41,6 +42,9 @@ pub struct Setup {
     pub max_plies: Option<usize>,
     /// How engines' moves and hints are written (Xiangqi; other games write their own).
     pub notation: Notation,
+    /// Kept up to date with the game's record (unfinished) after every ply and takeback,
+    /// for whoever saves the game when the session is interrupted.
+    pub record_so_far: Option<Arc<Mutex<Option<GameRecord>>>>,
 }
 
 /// Why a session could not go on.
@@ -115,6 +119,7 @@ struct Session<'a, G: View> {
 impl<G: View> Session<'_, G> {
     /// Plays the game out; how it ended, or `None` when it was left unfinished.
     fn run(&mut self, input: &mut dyn BufRead) -> Result<Option<Ending>, PlayError> {
+        self.share_record();
         self.introduce()?;
         loop {
             let seat = self.game.to_move();
@@ -206,6 +211,13 @@ impl<G: View> Session<'_, G> {
         }
     }
 
+    /// Updates the record shared for saving an interrupted game, if one is.
+    fn share_record(&self) {
+        if let Some(shared) = &self.setup.record_so_far {
+            *shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(self.record(None));
+        }
+    }
+
     /// The board, and an alert such as check.
     fn show(&mut self) -> io::Result<()> {
         let last = self.plies.last().map(|ply| ply.mv);
@@ -266,6 +278,7 @@ impl<G: View> Session<'_, G> {
             }
         }
         self.plies.push(Ply { mv, outcomes, by });
+        self.share_record();
         // The board once a turn: after a ply that leaves a human to move or ends the
         // game, and after every ply when engines play each other.
         let watching = self.engines.iter().all(Option::is_some);
@@ -313,11 +326,15 @@ impl<G: View> Session<'_, G> {
     }
 
     /// Takes back the plies since the last human move, that one included, and shows the
-    /// board; replays the game from its start with the recorded chance outcomes.
+    /// board; replays the game from its start with the recorded chance outcomes. Refuses
+    /// to take back a chance event (a Banqi flip): what it revealed cannot be hidden again.
     fn undo(&mut self) -> io::Result<()> {
         let Some(keep) = self.plies.iter().rposition(|ply| self.engines[ply.by.index()].is_none()) else {
             return writeln!(self.out, "nothing to take back");
         };
+        if self.plies[keep..].iter().any(|ply| !ply.outcomes.is_empty()) {
+            return writeln!(self.out, "cannot take back a flip: a flipped piece cannot be hidden again");
+        }
         let taken = self.plies.len() - keep;
         self.plies.truncate(keep);
         self.game = self.start.clone();
@@ -328,6 +345,7 @@ impl<G: View> Session<'_, G> {
             }
         }
         writeln!(self.out, "took back {}", plies(taken))?;
+        self.share_record();
         self.show()
     }
 }

@@ -110,16 +110,24 @@ impl<M: Copy + PartialEq> Progress<M> {
 
     /// A report of what is known now.
     pub fn report(&self, depth: u32, value: i32, best: Option<M>, pv: Vec<M>) -> Report<M> {
-        Report {
+        let mut report = Report {
             depth,
             seldepth: self.seldepth as u32,
             score: Score::from_value(value),
-            nodes: self.clock.nodes,
+            nodes: 0,
+            searched: 0,
             elapsed: self.clock.elapsed(),
             best,
             pv,
             more: Vec::new(),
-        }
+        };
+        self.stamp(&mut report);
+        report
+    }
+
+    /// Sets `report`'s node counts and time to the clock's now.
+    pub fn stamp(&self, report: &mut Report<M>) {
+        (report.nodes, report.searched, report.elapsed) = (self.clock.nodes, self.clock.nodes, self.clock.elapsed());
     }
 }
 
@@ -166,10 +174,15 @@ pub(crate) fn deepen<S: Deepening>(
         let pv = progress.pv.root_line();
         let mut report = progress.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
         if let Some(best) = report.best {
-            report.more = search.more_lines(depth, best);
+            let more = search.more_lines(depth, best);
+            if !more.is_empty() {
+                // Each line's search has a score of its own: rank them all by it.
+                let first = Line { score: report.score, pv: std::mem::take(&mut report.pv) };
+                report.rank_lines(std::iter::once(first).chain(more).collect());
+            }
         }
         let progress = search.progress();
-        (report.nodes, report.elapsed) = (progress.clock.nodes, progress.clock.elapsed());
+        progress.stamp(&mut report);
         // The iteration finished: what the further lines searched is no unfinished better move.
         progress.root_best = None;
         progress.previous_best = report.best;
@@ -184,8 +197,9 @@ pub(crate) fn deepen<S: Deepening>(
 
     let progress = search.progress();
     let mut report = match (last, progress.root_best) {
-        (Some(mut report), Some((mv, value))) if report.best != Some(mv) => {
+        (Some(mut report), Some((mv, value))) if report.best != Some(mv) && report.more.is_empty() => {
             // The unfinished iteration found a better move than the last finished one.
+            // (With MultiPV the lines of the last finished iteration stand together.)
             report.best = Some(mv);
             report.pv = vec![mv];
             report.score = Score::from_value(value);
@@ -195,7 +209,6 @@ pub(crate) fn deepen<S: Deepening>(
         (None, Some((mv, value))) => progress.report(0, value, Some(mv), vec![mv]),
         (None, None) => progress.report(0, 0, Some(fallback), vec![fallback]),
     };
-    report.nodes = progress.clock.nodes;
-    report.elapsed = progress.clock.elapsed();
+    progress.stamp(&mut report);
     report
 }

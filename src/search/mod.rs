@@ -18,6 +18,7 @@ mod ordering;
 mod tt;
 mod xiangqi_eval;
 
+use std::cmp::Ordering;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,6 +78,29 @@ impl Score {
             Score::Cp(value)
         }
     }
+
+    /// The key scores sort by: a mate the side to move gives (the sooner the better),
+    /// then centipawns, then a mate it suffers (the later the better).
+    fn rank(self) -> (i8, i32) {
+        match self {
+            Score::Mate(moves) if moves > 0 => (1, -moves),
+            Score::Cp(cp) => (0, cp),
+            Score::Mate(moves) => (-1, -moves),
+        }
+    }
+}
+
+/// Scores order by how good they are for the side to move: the greater, the better.
+impl Ord for Score {
+    fn cmp(&self, other: &Score) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// One finished iteration (also the final result).
@@ -88,8 +112,12 @@ pub struct Report<M> {
     pub seldepth: u32,
     /// The value of the position.
     pub score: Score,
-    /// Nodes searched so far in this search, quiescence nodes included.
+    /// Nodes the answer rests on: those searched so far in this search, quiescence nodes
+    /// included (MCTS: the visits of the root's moves, those of a kept tree included).
     pub nodes: u64,
+    /// Of `nodes`, those this search visited itself (all of them but for a kept MCTS
+    /// tree): the search's speed is reckoned from these.
+    pub searched: u64,
     /// Time since the search started.
     pub elapsed: Duration,
     /// The move to play: `None` only when the side to move has no legal move.
@@ -98,6 +126,21 @@ pub struct Report<M> {
     pub pv: Vec<M>,
     /// With MultiPV, the lines of the next best root moves, best first (lines 2, 3, …).
     pub more: Vec<Line<M>>,
+}
+
+impl<M: Copy> Report<M> {
+    /// Makes `lines` (one per root move) the report's MultiPV lines, ranked best first by
+    /// score (lines of equal score keep their order): the first becomes the principal
+    /// variation, giving the report its score and `best`; the others become `more`.
+    pub fn rank_lines(&mut self, mut lines: Vec<Line<M>>) {
+        lines.sort_by(|a, b| b.score.cmp(&a.score));
+        let mut lines = lines.into_iter();
+        if let Some(first) = lines.next() {
+            self.best = first.pv.first().copied().or(self.best);
+            (self.score, self.pv) = (first.score, first.pv);
+        }
+        self.more = lines.collect();
+    }
 }
 
 /// One root move's line and its score: a MultiPV line.
@@ -152,6 +195,46 @@ mod tests {
         assert_eq!(Score::from_value(-(MATE - 2)), Score::Mate(-1));
         assert_eq!(Score::from_value(-(MATE - 4)), Score::Mate(-2));
         assert_eq!(Score::from_value(123), Score::Cp(123));
+    }
+
+    #[test]
+    fn scores_order_by_what_they_are_worth_to_the_side_to_move() {
+        // Worst to best: mated now, mated in 1, mated in 4, a chariot down, level, a
+        // soldier up, mate in 3, mate in 1.
+        let worst_to_best = [
+            Score::Mate(0),
+            Score::Mate(-1),
+            Score::Mate(-4),
+            Score::Cp(-600),
+            Score::Cp(0),
+            Score::Cp(30),
+            Score::Mate(3),
+            Score::Mate(1),
+        ];
+        for pair in worst_to_best.windows(2) {
+            assert!(pair[0] < pair[1], "{:?} < {:?}", pair[0], pair[1]);
+        }
+    }
+
+    #[test]
+    fn lines_are_ranked_best_first() {
+        let line = |cp: i32, pv: &[u8]| Line { score: Score::Cp(cp), pv: pv.to_vec() };
+        let mut report = Report {
+            depth: 9,
+            seldepth: 12,
+            score: Score::Cp(22),
+            nodes: 1,
+            searched: 1,
+            elapsed: std::time::Duration::ZERO,
+            best: Some(1),
+            pv: vec![1, 10],
+            more: Vec::new(),
+        };
+        // The lines: +22, +8, +11; and a fourth that tops them all, and one that
+        // ties with the second (it stays after it).
+        report.rank_lines(vec![line(22, &[1, 10]), line(8, &[2]), line(11, &[3, 30]), line(40, &[4]), line(8, &[5])]);
+        assert_eq!((report.best, report.score, report.pv.clone()), (Some(4), Score::Cp(40), vec![4]));
+        assert_eq!(report.more, vec![line(22, &[1, 10]), line(11, &[3, 30]), line(8, &[2]), line(8, &[5])]);
     }
 
     #[test]

@@ -198,3 +198,27 @@ fn net_view(net: &AnalysisNet, game: &Xiangqi) -> NetView {
         .collect();
     NetView { engine: net.name.clone(), wdl: [wdl.win, wdl.draw, wdl.loss], policy }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line's score again, to compare lines by.
+    fn score(line: &Line) -> Score {
+        match (line.cp, line.mate) {
+            (Some(cp), None) => Score::Cp(cp),
+            (None, Some(moves)) => Score::Mate(moves),
+            _ => panic!("a line has a score in centipawns or a mate: {line:?}"),
+        }
+    }
+
+    #[test]
+    fn the_lines_come_best_first() {
+        for moves in [&[][..], &["h2e2", "h9g7", "h0g2", "i9h9"][..]] {
+            let analysis = analyse(None, moves, None).unwrap();
+            assert_eq!(analysis.lines.len(), LINES, "{analysis:?}");
+            let scores: Vec<Score> = analysis.lines.iter().map(score).collect();
+            assert!(scores.windows(2).all(|pair| pair[0] >= pair[1]), "{moves:?}: {scores:?}");
+        }
+    }
+}
