@@ -12,6 +12,8 @@ use crate::config::{Config, FIRST_NET_RUNG};
 use crate::eval::ladder::{place, round_robin_elo, Pairing, Rung};
 use crate::eval::{run_match, MatchConfig, PlayerSpec, Score};
 use crate::game::xiangqi::Notation;
+use crate::mcts::RulesHelp;
+use crate::nn::NetSource;
 use crate::storage;
 
 /// `ladder.json`: the rungs with their Elo and the round robin that rated them.
@@ -132,7 +134,12 @@ fn installed_rungs(config: &Config) -> Result<Vec<String>, RunError> {
 /// self-play search's help from the rules (quiet leaves, rules priors).
 fn net(config: &Config, dir: &RunDir, g: u32) -> PlayerSpec {
     let search = config.search.for_play(config.evaluation.simulations);
-    PlayerSpec::Net { path: dir.model(g), config: search, device: "cpu".to_string() }
+    PlayerSpec::Net {
+        net: NetSource::File(dir.model(g)),
+        help: RulesHelp::of(&search),
+        config: search,
+        device: "cpu".to_string(),
+    }
 }
 
 /// The player a rung names: the run's first net for `gen0000`, else the player spec.
