@@ -1,6 +1,7 @@
 //! Player specs: what parses, and the one-line errors for what does not.
 
 use xiangqi_zero::eval::{PlayerSpec, Protocol};
+use xiangqi_zero::nn::NetSource;
 
 fn error(text: &str) -> String {
     text.parse::<PlayerSpec>().expect_err(text)
@@ -60,8 +61,8 @@ fn bad_specs_say_what_is_wrong() {
 #[test]
 fn net_specs_take_search_options_and_a_device() {
     match "net(sims=50,batch=8,device=cpu):models/gen0003.safetensors".parse() {
-        Ok(PlayerSpec::Net { path, config, device }) => {
-            assert_eq!(path, std::path::PathBuf::from("models/gen0003.safetensors"));
+        Ok(PlayerSpec::Net { net, config, device, .. }) => {
+            assert_eq!(net, NetSource::File("models/gen0003.safetensors".into()));
             assert_eq!((config.simulations, config.batch_size, device.as_str()), (50, 8, "cpu"));
         }
         other => panic!("{other:?}"),

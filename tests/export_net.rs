@@ -12,9 +12,10 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::export::utc_timestamp;
 use xiangqi_zero::nn::{export, CpuNet, Encoding, Net, NetConfig, NetInfo, ENCODING_VERSION};
-use xiangqi_zero::train::{RunDir, RunState};
+use xiangqi_zero::train::{append_metrics, GenerationMetrics, RunDir, RunState};
 
-const TRAINING_CONFIG: &str = "name = \"tiny\"\n[net]\nblocks = 1\nchannels = 8\n";
+const TRAINING_CONFIG: &str = "name = \"tiny\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n\
+                               [search]\nquiet_leaves = true\nrules_prior = 0.5\nrules_value = 0.25\n";
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -24,16 +25,21 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A run directory under `dir` whose newest net (generation 3) is a random 1×8 net of `G`.
+/// A run directory under `dir` whose newest net (generation 3, at 1.5 hours of training)
+/// is a random 1×8 net of `G`.
 fn run_dir<G: Encoding>(dir: &Path) -> (RunDir, Net) {
     let run = RunDir::new(dir.join("run"));
     run.create().unwrap();
     let net = Net::new(NetConfig::new::<G>(1, 8), &Device::flex());
-    for generation in [0, 3] {
+    for generation in [0, 2, 3] {
         net.save(&run.model(generation)).unwrap();
     }
     run.write_state(&RunState { generation: 3, ..RunState::default() }).unwrap();
     run.write_config(TRAINING_CONFIG).unwrap();
+    for (generation, hours) in [(2, 1.0), (3, 1.5)] {
+        append_metrics(&run.metrics(), &GenerationMetrics { generation, hours, ..GenerationMetrics::default() })
+            .unwrap();
+    }
     (run, net)
 }
 
@@ -66,23 +72,41 @@ fn round_trip<G: Playable>() {
     let dir = scratch(G::NAME);
     let (run, net) = run_dir::<G>(&dir);
     let out = dir.join("exported.safetensors");
-    let info = export(run.root(), &out).unwrap();
+    let info = export(run.root(), None, Some("abc1234".to_string()), &out).unwrap();
     assert_eq!(info, NetInfo::read(&out).unwrap());
     assert_eq!(info.config, net.config);
     assert_eq!(info.encoding_version, Some(ENCODING_VERSION));
-    assert_eq!(info.provenance.generation, Some(3));
-    assert_eq!(info.provenance.training_config.as_deref(), Some(TRAINING_CONFIG));
+    let p = &info.provenance;
+    assert_eq!(
+        (p.run.as_deref(), p.generation, p.hours, p.commit.as_deref()),
+        (Some("tiny"), Some(3), Some(1.5), Some("abc1234"))
+    );
+    assert_eq!(p.play.unwrap().to_string(), "quiet=1,rules=0.5,material=0.25");
+    assert_eq!(p.training_config.as_deref(), Some(TRAINING_CONFIG));
     let date = info.provenance.exported.clone().unwrap();
     assert!(date.len() == 20 && date.starts_with("20") && &date[10..11] == "T" && date.ends_with('Z'), "{date}");
     let loaded = Net::load::<G>(&out, Some(net.config), &Device::flex()).unwrap();
     assert_eq!(outputs::<G>(&loaded), outputs::<G>(&net));
     // A net file of the run gives the same provenance; `train`'s own file stays loadable.
-    let again = export(&run.model(3), &dir.join("again.safetensors")).unwrap();
+    let again = export(&run.model(3), None, None, &dir.join("again.safetensors")).unwrap();
     assert_eq!(
         (again.provenance.generation, again.provenance.training_config),
-        (Some(3), info.provenance.training_config)
+        (Some(3), info.provenance.training_config.clone())
     );
     assert!(G::player(&format!("net:{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0).is_ok());
+    // An earlier generation by number, with its own hours; a generation of a net file is refused.
+    let second = export(run.root(), Some(2), None, &dir.join("second.safetensors")).unwrap();
+    assert_eq!((second.provenance.generation, second.provenance.hours), (Some(2), Some(1.0)));
+    let error = export(&out, Some(2), None, &dir.join("x.safetensors")).unwrap_err().to_string();
+    assert!(error.contains("a generation is chosen from a run directory"), "{error}");
+    // The exported net plays with the rules' help it records, unless the spec says otherwise.
+    let recorded = G::player(&format!("net(sims=8):{}", out.display()).parse::<PlayerSpec>().unwrap(), 0).unwrap();
+    assert_eq!(recorded.name(), format!("net(sims=8,quiet=1,rules=0.5,material=0.25):{}", out.display()));
+    let spec = format!("net(sims=8,rules=0,quiet=0,residual=1):{}", out.display());
+    let overridden = G::player(&spec.parse::<PlayerSpec>().unwrap(), 0).unwrap();
+    assert_eq!(overridden.name(), format!("net(sims=8,residual=1,material=0.25):{}", out.display()));
+    let plain = G::player(&format!("net(sims=8):{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0);
+    assert_eq!(plain.unwrap().name(), format!("net(sims=8):{}", run.model(3).display()));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -135,7 +159,7 @@ fn damaged_foreign_and_re_encoded_files_are_refused_in_one_line() {
     let dir = scratch("damaged");
     let (run, _) = run_dir::<Xiangqi>(&dir);
     let good = dir.join("good.safetensors");
-    export(run.root(), &good).unwrap();
+    export(run.root(), None, None, &good).unwrap();
     let bytes = std::fs::read(&good).unwrap();
     let length = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
     let file = |name: &str, contents: &[u8]| {
@@ -187,7 +211,18 @@ fn the_export_command_writes_a_file_and_prints_what_it_records() {
     let output = output.unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    for needle in ["game: xiangqi", "shape: 1 blocks × 8 channels", "generation: 3", "exported: 20", "    [net]"] {
+    let needles = [
+        "game: xiangqi",
+        "shape: 1 blocks × 8 channels",
+        "run: tiny",
+        "generation: 3",
+        "hours of training: 1.50",
+        "trained by commit: ",
+        "plays best with: net(quiet=1,rules=0.5,material=0.25)",
+        "exported: 20",
+        "    [network]",
+    ];
+    for needle in needles {
         assert!(stdout.contains(needle), "`{needle}` not in:\n{stdout}");
     }
     assert!(stdout.contains(&format!("encoding version: {ENCODING_VERSION}")), "{stdout}");

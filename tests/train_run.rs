@@ -180,6 +180,35 @@ fn a_run_killed_mid_generation_resumes_to_the_end() {
 }
 
 #[test]
+fn a_ladder_leaves_out_engines_not_installed_and_rates_the_rest_with_an_installed_one() {
+    // Our own binary as an external UCI engine stands for an installed one.
+    let installed = format!("uci(depth=1):{} uci --player alphabeta:depth=1", env!("CARGO_BIN_EXE_xiangqi-zero"));
+    let missing = ["uci(ranks=1,depth=3):/nonexistent/fairy-stockfish", "uci:no-such-engine-on-the-path"];
+    let ladder =
+        format!("ladder = [\"alphabeta:depth=1\", {:?}, {:?}, {installed:?}, \"gen0000\"]", missing[0], missing[1]);
+    let (run, config) =
+        setup("engines", &micro_config("xiangqi", 2).replace("ladder = [\"alphabeta:depth=1\", \"gen0000\"]", &ladder));
+    let output = train(&["--config", path(&config), "--run", path(&run), "--generations", "1"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    let left_out: Vec<&str> = stdout.lines().filter(|line| line.contains("leaving out")).collect();
+    assert_eq!(left_out.len(), 1, "{stdout}");
+    assert!(missing.iter().all(|rung| left_out[0].contains(rung)) && !left_out[0].contains(&installed), "{stdout}");
+    // The installed engine played in the round robin of the others: three rungs, three pairings.
+    let dir = RunDir::new(&run);
+    let stored: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.ladder()).unwrap()).unwrap();
+    let pairings = stored["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 3, "{stored}");
+    assert_eq!(pairings.iter().filter(|p| p["a"] == installed.as_str() || p["b"] == installed.as_str()).count(), 2);
+    let metrics = read_metrics(&dir.metrics()).unwrap();
+    let ladder = metrics[0].ladder.as_ref().expect("the net is placed on the ladder");
+    let rungs: Vec<&str> = ladder.rungs.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!(rungs, ["alphabeta:depth=1", installed.as_str(), "gen0000"]);
+    assert_eq!(metrics[0].elo.iter().map(|e| e.opponent.as_str()).collect::<Vec<_>>(), rungs);
+    assert!(metrics[0].elo.iter().all(|e| e.wins + e.draws + e.losses == 2), "{:?}", metrics[0].elo);
+}
+
+#[test]
 fn bad_configs_are_refused_with_the_key_file_and_line() {
     let (run, config) =
         setup("bad-key", &micro_config("xiangqi", 4).replace("max_plies = 40\nshard", "max_plie = 40\nshard"));

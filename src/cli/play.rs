@@ -23,7 +23,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = GameKind::Xiangqi)]
     game: GameKind,
     /// Who plays Red (in Banqi: who moves first, whatever colour the first flip gives):
-    /// `human` or an engine (`alphabeta:depth=4`, `mcts:sims=400`, `net:FILE`, `random`, …).
+    /// `human` or an engine (`alphabeta:depth=4`, `mcts:sims=400`, `net:FILE`, `net` — the
+    /// net shipped in the binary —, `random`, …).
     #[arg(long, visible_alias = "first", default_value = "human")]
     red: String,
     /// Who plays Black (in Banqi: who moves second): `human` or an engine.

@@ -10,6 +10,7 @@ use super::records::read_xiangqi_records;
 use xiangqi_zero::eval::{judged_positions, net_evaluator, policy_check, refereed_positions};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::mcts::{Guided, SearchConfig, UniformEvaluator};
+use xiangqi_zero::nn::NetSource;
 
 /// Arguments of `policy-check`.
 #[derive(ClapArgs, Debug)]
@@ -59,7 +60,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     print(rules, "the rules' priors");
     for path in &args.net {
         let name = path.display();
-        let net = || net_evaluator::<Xiangqi>(path, "cpu").map_err(|e| anyhow!("{name}: {e}"));
+        let net =
+            || net_evaluator::<Xiangqi>(&NetSource::File(path.clone()), "cpu").map_err(|e| anyhow!("{name}: {e}"));
         print(policy_check(&mut net()?, &positions), &name.to_string());
         let mixed = policy_check(&mut Guided::new(net()?, &share(args.rules)), &positions);
         print(mixed, &format!("{name}, rules={}", args.rules));

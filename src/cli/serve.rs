@@ -8,7 +8,7 @@ use anyhow::anyhow;
 use clap::Args as ClapArgs;
 
 use xiangqi_zero::train::{trained_nets, CHECKPOINTS};
-use xiangqi_zero::web::{default_db, start, Engine, Options, DEFAULT_ENGINES};
+use xiangqi_zero::web::{default_db, shipped_engine, start, Engine, Options, DEFAULT_ENGINES};
 
 /// Arguments of `serve`.
 #[derive(ClapArgs, Debug)]
@@ -21,7 +21,8 @@ pub struct Args {
     db: Option<PathBuf>,
     /// An engine offered to players, `NAME=SPEC` (`hard=alphabeta:ms=1000`,
     /// `net=net:model.safetensors`); repeat for more. Default: easy, medium and hard
-    /// alpha-beta, and the newest net of each run under `checkpoints/`.
+    /// alpha-beta, the net shipped in the binary (`net`), and the newest net of each run
+    /// under `checkpoints/`.
     #[arg(long = "engine", value_name = "NAME=SPEC")]
     engines: Vec<String>,
 }
@@ -40,20 +41,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The newest net of each run under `checkpoints/` that loads, the most recent run first
 /// (the page's default choice: a user who trained a net came to play it; one that does not
-/// load — an older encoding, say — is named in a warning and left out), then the built-in
-/// players; with what the page says of each net.
+/// load — an older encoding, say — is named in a warning and left out), then the nets
+/// shipped in the binary, then the built-in players; with what the page says of each net.
 fn default_engines() -> (Vec<String>, Vec<(String, String)>) {
+    let trained = trained_nets(Path::new(CHECKPOINTS))
+        .into_iter()
+        .map(|net| (format!("{}={}", net.name(), net.spec()), net.about()));
     let mut engines = Vec::new();
     let mut about = Vec::new();
-    for net in trained_nets(Path::new(CHECKPOINTS)) {
-        let text = format!("{}={}", net.name(), net.spec());
+    for (text, said) in trained.chain(shipped_engine()) {
         match Engine::parse(&text) {
-            Ok(_) => {
-                println!("offering {}: {}", net.name(), net.about());
+            Ok(engine) => {
+                println!("offering {}: {said}", engine.name);
+                about.push((engine.name, said));
                 engines.push(text);
-                about.push((net.name(), net.about()));
             }
-            Err(why) => eprintln!("warning: not offering {}: {why}", net.model.display()),
+            Err(why) => eprintln!("warning: not offering {text}: {why}"),
         }
     }
     engines.extend(DEFAULT_ENGINES.iter().map(ToString::to_string));

@@ -13,6 +13,7 @@ use xiangqi_zero::eval::net_spec_name;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::device::device;
+use xiangqi_zero::nn::NetSource;
 use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions, CHECKPOINTS};
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
@@ -178,7 +179,7 @@ fn plan(config: &Config, root: &Path, generations: u32, minutes: Option<f64>) ->
 
 /// The commands a user most likely wants once the run is complete, with its paths.
 fn next_steps(config: &Config, dir: &RunDir, generation: u32) -> String {
-    let net = net_spec_name(&dir.model(generation), &config.search.for_play(800));
+    let net = net_spec_name(&NetSource::File(dir.model(generation)), &config.search.for_play(800));
     let game = match config.game {
         GameName::Xiangqi => "",
         GameName::Banqi => "--game banqi ",

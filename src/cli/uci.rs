@@ -12,7 +12,8 @@ use xiangqi_zero::game::xiangqi::Xiangqi;
 /// Arguments of `uci`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// The player to serve (`alphabeta:depth=6`, `random`, …).
+    /// The player to serve (`alphabeta:depth=6`, `net` — the net shipped in the binary —,
+    /// `net:FILE`, `random`, …).
     #[arg(long, default_value = "alphabeta:ms=1000")]
     player: String,
 }

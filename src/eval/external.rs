@@ -2,6 +2,7 @@
 //! output. Every wait has a deadline: an engine that dies, hangs or talks nonsense costs
 //! the game, never a hang of the caller.
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -39,6 +40,18 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
 }
 
+impl EngineConfig {
+    /// Whether the engine's program is there to start: a path that names a file, or a
+    /// bare name found in a directory of `PATH`.
+    pub fn is_installed(&self) -> bool {
+        let Some(program) = self.command.first().map(Path::new) else { return false };
+        if program.components().count() > 1 {
+            return program.is_file();
+        }
+        std::env::var_os("PATH").is_some_and(|dirs| std::env::split_paths(&dirs).any(|dir| dir.join(program).is_file()))
+    }
+}
+
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 /// How long a move may take when only depth or nodes limit it.
@@ -62,7 +75,7 @@ impl ExternalEngine {
     /// An engine to be started on first use (and restarted after a crash).
     pub fn new(config: EngineConfig) -> ExternalEngine {
         let name = config.command.first().map_or("engine".to_string(), |program| {
-            std::path::Path::new(program).file_name().map_or(program.clone(), |n| n.to_string_lossy().into_owned())
+            Path::new(program).file_name().map_or(program.clone(), |n| n.to_string_lossy().into_owned())
         });
         ExternalEngine { config, name, running: None }
     }

@@ -2,40 +2,47 @@
 //! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W,material=W):PATH`,
 //! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
 //! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
-//! a build with `--features cuda` or `wgpu`. `quiet`, `rules` and `material` are the
-//! search's `quiet_leaves`, `rules_prior` and `rules_value` (the rules' help,
-//! [`crate::mcts::Guided`]). As an engine it is [`MctsPlayer`]'s (`go`, `Threads`,
-//! `Batch`).
+//! a build with `--features cuda` or `wgpu`; `net` or `net(options)` with no path is the
+//! net shipped in the binary for the game played ([`crate::nn::shipped_net`]). `quiet`,
+//! `rules` and `material` are the search's `quiet_leaves`, `rules_prior` and `rules_value`
+//! (the rules' help, [`crate::mcts::Guided`]); those the spec leaves out are the ones the net's file records it plays best with, if any. As an
+//! engine it is [`MctsPlayer`]'s (`go`, `Threads`, `Batch`).
 
-use std::path::{Path, PathBuf};
-
-use burn::tensor::Device;
+use std::path::PathBuf;
 
 use super::mcts::MctsPlayer;
 use super::Player;
 use crate::game::Game;
-use crate::mcts::{Batch, Evaluator, Guided, Material, SearchConfig, Wdl};
-use crate::nn::{Encoding, Net};
+use crate::mcts::{Batch, Evaluator, Guided, Material, RulesHelp, SearchConfig, Wdl};
+use crate::nn::{Encoding, Net, NetSource};
 use crate::selfplay::{Inference, NetEvaluator};
 
-/// The player of a `net:` spec: the net at `path` (of game `G`, any shape), searching
-/// under `config`, on `device` (`cpu`, or a GPU index in a build with a GPU backend).
+/// The player of a `net` spec: the net `source` names (of game `G`, any shape), searching
+/// under `config` with the rules' `help` (what it leaves open taken from the net's file),
+/// on `device` (`cpu`, or a GPU index in a build with a GPU backend).
 pub fn net_player<G: Encoding + Material + Send + 'static>(
-    path: &Path,
+    source: &NetSource,
     config: &SearchConfig,
+    help: RulesHelp,
     device: &str,
     seed: u64,
 ) -> Result<Box<dyn Player<G>>, String> {
-    let evaluator = Guided::new(net_evaluator::<G>(path, device)?, config);
-    Ok(Box::new(MctsPlayer::new(spec_name(path, config), config.clone(), evaluator, seed)))
+    let (net, info) = source.load::<G>().map_err(|e| e.to_string())?;
+    let config = help.or(info.provenance.play.unwrap_or_default()).apply(config.clone());
+    let evaluator = Guided::new(evaluator_on::<G>(&net, device)?, &config);
+    Ok(Box::new(MctsPlayer::new(spec_name(source, &config), config, evaluator, seed)))
 }
 
-/// The net at `path` (of game `G`, any shape) as an evaluator on `device` (`cpu`, or a
-/// GPU index in a build with a GPU backend): its raw priors and values, without search.
-pub fn net_evaluator<G: Encoding>(path: &Path, device: &str) -> Result<NetEvaluator<G>, String> {
-    let device = crate::nn::device::device(device)?;
-    let net = Net::load::<G>(path, None, &Device::flex()).map_err(|e| e.to_string())?;
-    Ok(NetEvaluator::new(Inference::for_device(&net, &device)))
+/// The net `source` names (of game `G`, any shape) as an evaluator on `device` (`cpu`, or
+/// a GPU index in a build with a GPU backend): its raw priors and values, without search.
+pub fn net_evaluator<G: Encoding>(source: &NetSource, device: &str) -> Result<NetEvaluator<G>, String> {
+    let (net, _) = source.load::<G>().map_err(|e| e.to_string())?;
+    evaluator_on(&net, device)
+}
+
+/// `net`'s evaluator on `device`.
+fn evaluator_on<G: Encoding>(net: &Net, device: &str) -> Result<NetEvaluator<G>, String> {
+    Ok(NetEvaluator::new(Inference::for_device(net, &crate::nn::device::device(device)?)))
 }
 
 /// What `evaluator` (a net's, [`net_evaluator`]) makes of `game`'s position by itself,
@@ -50,56 +57,57 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
     (batch.value(i), policy)
 }
 
-/// The spec text of a net player: `net(sims=N):PATH`, with `quiet=1`, `rules=W` and
-/// `material=W` when set.
-pub fn spec_name(path: &Path, config: &SearchConfig) -> String {
-    let quiet = if config.quiet_leaves { ",quiet=1" } else { "" };
-    let rules = if config.rules_prior > 0.0 { format!(",rules={}", config.rules_prior) } else { String::new() };
-    let material = if config.rules_value > 0.0 { format!(",material={}", config.rules_value) } else { String::new() };
-    format!("net(sims={}{quiet}{rules}{material}):{}", config.simulations, path.display())
+/// The spec text of a net player: `net(sims=N):PATH` (no `:PATH` for the shipped net),
+/// with `quiet=1`, `rules=W` and `material=W` when set.
+pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
+    let help = RulesHelp::of(config).to_string();
+    let help = if help.is_empty() { help } else { format!(",{help}") };
+    format!("net(sims={}{help}){source}", config.simulations)
 }
 
-/// The path, search config and device of a `net` spec's rest: `:PATH` or
-/// `(options):PATH`, with the `mcts` options other than `eval`, and `device`.
-pub fn parse(rest: &str, text: &str) -> Result<(PathBuf, SearchConfig, String), String> {
+/// The net, search config, rules' help and device of a `net` spec's rest: nothing,
+/// `(options)`, `:PATH` or `(options):PATH`, with the `mcts` options other than `eval`,
+/// the rules' help and `device`.
+pub fn parse(rest: &str, text: &str) -> Result<(NetSource, SearchConfig, RulesHelp, String), String> {
     let (options, path) = match rest.strip_prefix('(') {
         Some(inner) => {
-            let close = inner.find("):").ok_or_else(|| format!("`{text}`: expected `net(options):PATH`"))?;
-            (&inner[..close], &inner[close + 2..])
+            let close = inner.find(')').ok_or_else(|| format!("`{text}`: expected `net(options):PATH`"))?;
+            match &inner[close + 1..] {
+                "" => (&inner[..close], None),
+                after => {
+                    let path =
+                        after.strip_prefix(':').ok_or_else(|| format!("`{text}`: expected `net(options):PATH`"))?;
+                    (&inner[..close], Some(path))
+                }
+            }
         }
-        None => ("", rest.strip_prefix(':').unwrap_or(rest)),
+        None => ("", rest.strip_prefix(':')),
     };
-    if path.is_empty() {
-        return Err(format!("`{text}`: no network file after `net:`"));
-    }
+    let source = match path {
+        None => NetSource::Shipped,
+        Some("") => return Err(format!("`{text}`: no network file after `net:` (`net` alone: the shipped net)")),
+        Some(path) => NetSource::File(PathBuf::from(path)),
+    };
     let mut pairs = Vec::new();
     let mut device = "cpu".to_string();
-    let (mut quiet_leaves, mut rules_prior, mut rules_value) = (false, 0.0, 0.0);
+    let mut help = RulesHelp::default();
     for part in options.split(',').filter(|part| !part.trim().is_empty()) {
-        match part.split_once('=') {
+        match part.split_once('=').map(|(key, value)| (key.trim(), value.trim())) {
             Some(("eval", _)) => return Err(format!("`{text}`: a net player's evaluator is its net")),
             Some(("device", value)) => {
-                crate::nn::device::device(value.trim()).map_err(|e| format!("`{text}`: {e}"))?;
-                device = value.trim().to_string();
+                crate::nn::device::device(value).map_err(|e| format!("`{text}`: {e}"))?;
+                device = value.to_string();
             }
-            Some(("quiet", value)) => {
-                quiet_leaves = match value.trim() {
-                    "1" => true,
-                    "0" => false,
-                    other => return Err(format!("`{text}`: `quiet` is 1 or 0, not `{other}`")),
-                };
+            Some((key, value)) => {
+                if !help.read_option(key, value).map_err(|e| format!("`{text}`: {e}"))? {
+                    pairs.push((key, value));
+                }
             }
-            Some((key @ ("rules" | "material"), value)) => {
-                let share = value.trim().parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x));
-                let share = share.ok_or(format!("`{text}`: `{key}` is a share from 0 to 1, not `{}`", value.trim()))?;
-                *(if key == "rules" { &mut rules_prior } else { &mut rules_value }) = share;
-            }
-            Some((key, value)) => pairs.push((key.trim(), value.trim())),
             None => return Err(format!("`{text}`: expected key=value, found `{part}`")),
         }
     }
     let (config, _) = super::mcts::parse_options(pairs.into_iter()).map_err(|e| format!("`{text}`: {e}"))?;
-    Ok((PathBuf::from(path), SearchConfig { quiet_leaves, rules_prior, rules_value, ..config }, device))
+    Ok((source, config, help, device))
 }
 
 #[cfg(test)]
@@ -115,14 +123,21 @@ mod tests {
             rules_value: 0.5,
             ..SearchConfig::default()
         };
-        let text = spec_name(Path::new("n.safetensors"), &config);
+        let file = NetSource::File(PathBuf::from("n.safetensors"));
+        let text = spec_name(&file, &config);
         assert_eq!(text, "net(sims=200,quiet=1,rules=0.25,material=0.5):n.safetensors");
-        let (path, parsed, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
-        assert_eq!((path, device), (PathBuf::from("n.safetensors"), "cpu".to_string()));
-        assert_eq!(parsed, config);
-        // Off unless asked for.
-        let (_, plain, _) = parse(":n.safetensors", "net:n.safetensors").unwrap();
-        assert!(!plain.quiet_leaves && plain.rules_prior == 0.0 && plain.rules_value == 0.0);
+        let (source, parsed, help, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
+        assert_eq!((source, device), (file, "cpu".to_string()));
+        assert_eq!(help.apply(parsed), config);
+        // Left open unless given.
+        let (_, _, open, _) = parse(":n.safetensors", "net:n.safetensors").unwrap();
+        assert_eq!(open, RulesHelp::default());
+        // No path: the shipped net, whose spec text has none either.
+        let shipped = spec_name(&NetSource::Shipped, &config);
+        assert_eq!(shipped, "net(sims=200,quiet=1,rules=0.25,material=0.5)");
+        let (source, parsed, help, _) = parse(shipped.strip_prefix("net").unwrap(), &shipped).unwrap();
+        assert_eq!((source, help.apply(parsed)), (NetSource::Shipped, config));
+        assert_eq!(parse("", "net").unwrap().0, NetSource::Shipped);
     }
 
     #[test]
@@ -130,5 +145,7 @@ mod tests {
         let error = |options: &str| parse(&format!("({options}):n"), "spec").unwrap_err();
         assert_eq!(error("quiet=2"), "`spec`: `quiet` is 1 or 0, not `2`");
         assert_eq!(error("material=1.5"), "`spec`: `material` is a share from 0 to 1, not `1.5`");
+        assert!(parse("(sims=5)x", "spec").unwrap_err().contains("expected `net(options):PATH`"));
+        assert!(parse("(sims=5):", "spec").unwrap_err().contains("no network file"));
     }
 }

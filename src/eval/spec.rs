@@ -8,7 +8,8 @@
 //!   — a trained network (safetensors from `train`) searched by MCTS (800 simulations by
 //!   default), with the rules' help when asked (`quiet`: values at quiet positions; `rules`:
 //!   the share of the rules' capture-and-check priors; `material`: the share of the settled
-//!   material count in the value);
+//!   material count in the value) or, where the spec leaves it out, as the net's file
+//!   records it plays best; `net` or `net(options)` alone is the net shipped for the game;
 //! - `uci:COMMAND`, `ucci:COMMAND`, or with options
 //!   `uci(ranks=1,ms=N,depth=N,nodes=N,option.NAME=VALUE):COMMAND` — an external Xiangqi
 //!   engine; `uci:` detects UCI or UCCI by handshake, `ucci:` insists on UCCI; `ranks=1`
@@ -17,7 +18,6 @@
 //!   like are set after the handshake. A wrapper script should `exec` the engine, so
 //!   that stopping the player stops the engine.
 
-use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -28,7 +28,8 @@ use super::net::{self, net_player};
 use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
-use crate::mcts::SearchConfig;
+use crate::mcts::{RulesHelp, SearchConfig};
+use crate::nn::NetSource;
 use crate::search::Limits;
 
 /// A player described by its spec string.
@@ -48,12 +49,14 @@ pub enum PlayerSpec {
     },
     /// `uci:…` / `ucci:…`.
     Engine(EngineConfig),
-    /// `net:PATH`.
+    /// `net:PATH`, or `net` for the shipped net.
     Net {
-        /// The network file.
-        path: PathBuf,
-        /// The search's settings.
+        /// The network: a file or the shipped one.
+        net: NetSource,
+        /// The search's settings but the rules' help.
         config: SearchConfig,
+        /// The rules' help the spec gives (what it leaves open: the net's own settings).
+        help: RulesHelp,
         /// `cpu`, or the GPU index the net runs on.
         device: String,
     },
@@ -121,12 +124,12 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::Mcts { config, evaluator })
             }
             "net" => {
-                let (path, config, device) = net::parse(rest, text)?;
-                Ok(PlayerSpec::Net { path, config, device })
+                let (net, config, help, device) = net::parse(rest, text)?;
+                Ok(PlayerSpec::Net { net, config, help, device })
             }
             "uci" | "ucci" => engine(kind, rest, text),
             _ => Err(format!(
-                "unknown player `{text}` (random, alphabeta:…, mcts:…, net:PATH, uci:COMMAND, ucci:COMMAND)"
+                "unknown player `{text}` (random, alphabeta:…, mcts:…, net:PATH, net, uci:COMMAND, ucci:COMMAND)"
             )),
         }
     }
@@ -208,7 +211,7 @@ impl Playable for Xiangqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
-            PlayerSpec::Net { path, config, device } => net_player(path, config, device, seed)?,
+            PlayerSpec::Net { net, config, help, device } => net_player(net, config, *help, device, seed)?,
         })
     }
 }
@@ -220,7 +223,7 @@ impl Playable for Banqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
-            PlayerSpec::Net { path, config, device } => net_player(path, config, device, seed)?,
+            PlayerSpec::Net { net, config, help, device } => net_player(net, config, *help, device, seed)?,
         })
     }
 }

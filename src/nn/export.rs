@@ -1,8 +1,9 @@
 //! Exporting a trained net: one self-contained safetensors file with the weights and
-//! everything needed to use and trace them — game, shape, encoding version, training
-//! generation, export date and the training config.
+//! everything needed to use and trace them — game, shape, encoding version, the run, its
+//! generation and hours of training, the code's commit, the rules' help it plays with,
+//! export date and the training config. The nets that ship (`assets/nets/`) are made so.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use burn::tensor::Device;
@@ -10,13 +11,15 @@ use burn::tensor::Device;
 use super::info::NetInfo;
 use super::model::Net;
 use super::store::NetError;
+use crate::config::{Config, ConfigError};
 use crate::eval::record::pgn_date;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
+use crate::mcts::RulesHelp;
 use crate::storage::{self, Kind};
 use crate::text_file::read_text;
-use crate::train::{RunDir, RunDirError};
+use crate::train::{read_metrics, MetricsError, RunDir, RunDirError};
 
 /// Why a net could not be exported: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -27,34 +30,65 @@ pub enum ExportError {
     /// The run directory could not be read.
     #[error(transparent)]
     RunDir(#[from] RunDirError),
+    /// The run's training config could not be read.
+    #[error("the run's training config: {0}")]
+    Config(#[from] ConfigError),
+    /// The run's metrics could not be read.
+    #[error(transparent)]
+    Metrics(#[from] MetricsError),
+    /// A generation was asked of a net file rather than a run directory.
+    #[error("`{}` is a net file: a generation is chosen from a run directory", .0.display())]
+    GenerationOfFile(PathBuf),
 }
 
-/// Exports the net of `checkpoint` — a run directory (its newest net) or a net file, on
-/// disk or in an object store — to `out` (written whole), and returns what `out` now
-/// records. The generation and training config come from the run directory (for a net
-/// file, the one it lies in when it is a run's `models/genNNNN.safetensors`), else from
-/// the file's own metadata.
-pub fn export(checkpoint: &Path, out: &Path) -> Result<NetInfo, ExportError> {
+/// Exports the net of `checkpoint` — a run directory (its net of `generation`, else its
+/// newest) or a net file, on disk or in an object store — to `out` (written whole), and
+/// returns what `out` now records. Where it comes from is read from the run directory
+/// (for a net file, the one it lies in when it is a run's `models/genNNNN.safetensors`):
+/// the generation, the training config, the run's name in it, the hours of training
+/// (`metrics.jsonl`) and the rules' help the net was trained with, which it plays with;
+/// else from the file's own metadata. `commit`, the code that trained it, is recorded
+/// when given.
+pub fn export(
+    checkpoint: &Path,
+    generation: Option<u32>,
+    commit: Option<String>,
+    out: &Path,
+) -> Result<NetInfo, ExportError> {
     let kind =
         storage::kind(checkpoint).map_err(|e| RunDirError { path: checkpoint.to_path_buf(), why: e.to_string() })?;
-    let (net_file, run) = if kind == Kind::Dir {
-        let run = RunDir::new(checkpoint);
-        let (generation, file) = run.newest_model()?;
-        (file, Some((run, generation)))
-    } else {
-        (checkpoint.to_path_buf(), run_of(checkpoint))
+    let (net_file, run) = match (kind, generation) {
+        (Kind::Dir, Some(generation)) => {
+            let run = RunDir::new(checkpoint);
+            (run.model(generation), Some((run, generation)))
+        }
+        (Kind::Dir, None) => {
+            let run = RunDir::new(checkpoint);
+            let (generation, file) = run.newest_model()?;
+            (file, Some((run, generation)))
+        }
+        (_, Some(_)) => return Err(ExportError::GenerationOfFile(checkpoint.to_path_buf())),
+        (_, None) => (checkpoint.to_path_buf(), run_of(checkpoint)),
     };
     let info = NetInfo::read(&net_file)?;
     let mut provenance = info.provenance;
     if let Some((run, generation)) = run {
         provenance.generation = Some(generation);
-        let config = run.config();
-        match read_text(&config) {
-            Ok(text) => provenance.training_config = Some(text),
+        let hours = read_metrics(&run.metrics())?.iter().rev().find(|m| m.generation == generation).map(|m| m.hours);
+        provenance.hours = hours.or((generation == 0).then_some(0.0));
+        let path = run.config();
+        match read_text(&path) {
+            Ok(text) => {
+                let (config, _removed_keys) = Config::parse(&text, &path.display().to_string())?;
+                provenance.run = Some(config.name.clone());
+                provenance.play = Some(RulesHelp::of(&config.search.for_play(0)));
+                provenance.training_config = Some(text);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(RunDirError { path: config, why: e.to_string() }.into()),
+            Err(e) => return Err(RunDirError { path, why: e.to_string() }.into()),
         }
     }
+    provenance.commit = commit.or(provenance.commit);
     provenance.exported = Some(utc_timestamp(SystemTime::now()));
     let device = Device::flex();
     let net = match info.config.game {

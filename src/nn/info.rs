@@ -13,6 +13,7 @@ use super::Encoding;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
+use crate::mcts::RulesHelp;
 use crate::storage;
 
 /// The version of the input planes and policy labels the nets are trained on: bump it
@@ -40,6 +41,10 @@ const ENCODING: &str = "xiangqi-zero.encoding_version";
 const GENERATION: &str = "xiangqi-zero.generation";
 const EXPORTED: &str = "xiangqi-zero.exported";
 const TRAINING_CONFIG: &str = "xiangqi-zero.config";
+const RUN: &str = "xiangqi-zero.run";
+const HOURS: &str = "xiangqi-zero.hours";
+const COMMIT: &str = "xiangqi-zero.commit";
+const PLAY: &str = "xiangqi-zero.play";
 
 /// The largest size a file may give (a net is built from them before its tensors are read).
 const MAX_SIZE: usize = 4096;
@@ -47,18 +52,42 @@ const MAX_SIZE: usize = 4096;
 const MAX_HEADER: u64 = 1 << 24;
 
 /// Where an exported net comes from (all `None` in the nets `train` writes).
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug, Default)]
 pub struct Provenance {
+    /// The name of the training config (and run) it comes from.
+    pub run: Option<String>,
     /// The training generation it is the net of.
     pub generation: Option<u32>,
+    /// The hours the run had trained when it made this generation.
+    pub hours: Option<f64>,
+    /// The git commit of the code that trained it.
+    pub commit: Option<String>,
+    /// The rules' help it plays best with (the help it was trained with), the settings a
+    /// `net` spec takes where it gives none.
+    pub play: Option<RulesHelp>,
     /// When it was exported (UTC, ISO 8601: `2025-01-31T12:00:00Z`).
     pub exported: Option<String>,
     /// The TOML config it was trained with.
     pub training_config: Option<String>,
 }
 
+impl Provenance {
+    /// Where the net comes from, in a line of what is recorded: `generation 40 of the run
+    /// xiangqi-long, 1.9 hours of training, code at e7eb654`.
+    pub fn origin(&self) -> String {
+        let generation = self.generation.map_or("a net".to_string(), |g| format!("generation {g}"));
+        let mut parts = vec![match &self.run {
+            Some(run) => format!("{generation} of the run {run}"),
+            None => generation,
+        }];
+        parts.extend(self.hours.map(|hours| format!("{hours:.1} hours of training")));
+        parts.extend(self.commit.as_ref().map(|commit| format!("code at {commit}")));
+        parts.join(", ")
+    }
+}
+
 /// The metadata of a net file.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct NetInfo {
     /// The game and shape.
     pub config: NetConfig,
@@ -98,7 +127,7 @@ impl NetInfo {
 
     /// The metadata of `bytes`, the net file at `path` (named in errors), checked as
     /// [`NetInfo::read`] says.
-    pub(super) fn parse(path: &Path, bytes: &[u8]) -> Result<NetInfo, NetError> {
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<NetInfo, NetError> {
         let error = |why: String| NetError::Read { path: path.to_path_buf(), why };
         let metadata = read_metadata(bytes).map_err(error)?;
         let field = |key: &str| {
@@ -145,7 +174,17 @@ impl NetInfo {
             },
             encoding_version: number(ENCODING)?,
             provenance: Provenance {
+                run: metadata.get(RUN).cloned(),
                 generation: number(GENERATION)?,
+                hours: metadata
+                    .get(HOURS)
+                    .map(|text| text.parse::<f64>().map_err(|_| error(format!("`{HOURS}` is `{text}`, not a number"))))
+                    .transpose()?,
+                commit: metadata.get(COMMIT).cloned(),
+                play: metadata
+                    .get(PLAY)
+                    .map(|text| text.parse::<RulesHelp>().map_err(|why| error(format!("`{PLAY}`: {why}"))))
+                    .transpose()?,
                 exported: metadata.get(EXPORTED).cloned(),
                 training_config: metadata.get(TRAINING_CONFIG).cloned(),
             },
@@ -166,7 +205,11 @@ impl NetInfo {
         }
         entries.extend(self.encoding_version.map(|version| (ENCODING, version.to_string())));
         let p = &self.provenance;
+        entries.extend(p.run.clone().map(|run| (RUN, run)));
         entries.extend(p.generation.map(|generation| (GENERATION, generation.to_string())));
+        entries.extend(p.hours.map(|hours| (HOURS, hours.to_string())));
+        entries.extend(p.commit.clone().map(|commit| (COMMIT, commit)));
+        entries.extend(p.play.map(|help| (PLAY, help.to_string())));
         entries.extend(p.exported.clone().map(|date| (EXPORTED, date)));
         entries.extend(p.training_config.clone().map(|config| (TRAINING_CONFIG, config)));
         entries
@@ -192,7 +235,14 @@ impl fmt::Display for NetInfo {
         }
         let unknown = || "unknown".to_string();
         let p = &self.provenance;
+        writeln!(f, "run: {}", p.run.clone().unwrap_or_else(unknown))?;
         writeln!(f, "generation: {}", p.generation.map_or_else(unknown, |g| g.to_string()))?;
+        writeln!(f, "hours of training: {}", p.hours.map_or_else(unknown, |hours| format!("{hours:.2}")))?;
+        writeln!(f, "trained by commit: {}", p.commit.clone().unwrap_or_else(unknown))?;
+        match p.play {
+            Some(help) => writeln!(f, "plays best with: net({help})")?,
+            None => writeln!(f, "plays best with: not recorded")?,
+        }
         writeln!(f, "exported: {}", p.exported.clone().unwrap_or_else(unknown))?;
         match &p.training_config {
             Some(config) => {

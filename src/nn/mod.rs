@@ -12,6 +12,7 @@
 //!   and training batch-norm.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`Net::average`] is the mean of several nets (stochastic weight averaging).
+//! - [`shipped_net`]: the nets that ship in the binary; [`NetSource`]: a file or one of them.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
 pub mod attention_policy;
@@ -30,6 +31,7 @@ mod labels;
 pub mod loss;
 pub mod model;
 pub mod policy;
+mod shipped;
 pub mod store;
 
 pub use average::AverageError;
@@ -38,4 +40,5 @@ pub use export::{export, ExportError};
 pub use fast::CpuNet;
 pub use info::{NetInfo, Provenance, ENCODING_VERSION};
 pub use model::{Net, NetConfig, NetOutput, PolicyHead, PolicyLayers};
+pub use shipped::{shipped_net, NetSource};
 pub use store::NetError;

@@ -68,7 +68,16 @@ impl Net {
     /// the file's shape. A file of another game or encoding version is refused (one without
     /// a version is taken as current).
     pub fn load<G: Encoding>(path: &Path, expected: Option<NetConfig>, device: &Device) -> Result<Net, NetError> {
-        let bytes = NetInfo::read_file(path)?;
+        Net::from_bytes::<G>(path, NetInfo::read_file(path)?, expected, device)
+    }
+
+    /// [`Net::load`] of `bytes`, the whole net file `path` names (in errors).
+    pub fn from_bytes<G: Encoding>(
+        path: &Path,
+        bytes: Vec<u8>,
+        expected: Option<NetConfig>,
+        device: &Device,
+    ) -> Result<Net, NetError> {
         let info = NetInfo::parse(path, &bytes)?;
         let mismatch =
             |found: String, expected: String| NetError::Mismatch { path: path.to_path_buf(), found, expected };

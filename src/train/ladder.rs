@@ -12,6 +12,8 @@ use crate::config::{Config, FIRST_NET_RUNG};
 use crate::eval::ladder::{place, round_robin_elo, Pairing, Rung};
 use crate::eval::{run_match, MatchConfig, PlayerSpec, Score};
 use crate::game::xiangqi::Notation;
+use crate::mcts::RulesHelp;
+use crate::nn::NetSource;
 use crate::storage;
 
 /// `ladder.json`: the rungs with their Elo and the round robin that rated them.
@@ -64,7 +66,7 @@ pub fn evaluate_net<G: TrainableGame>(
 /// The rungs of the config's ladder with their Elo: from `ladder.json` when it rates
 /// exactly these players, else from a round robin played now (and stored).
 fn rated_ladder<G: TrainableGame>(config: &Config, dir: &RunDir, progress: bool) -> Result<Vec<Rung>, RunError> {
-    let names = &config.evaluation.ladder;
+    let names = &installed_rungs(config)?;
     if let Ok(bytes) = storage::read(&dir.ladder()) {
         let stored: StoredLadder =
             serde_json::from_slice(&bytes).map_err(|e| RunError(format!("`{}`: {e}", dir.ladder().display())))?;
@@ -105,11 +107,39 @@ fn rated_ladder<G: TrainableGame>(config: &Config, dir: &RunDir, progress: bool)
     Ok(rungs)
 }
 
+/// The config's rungs but those whose external engine is not installed, which are left
+/// out (in one printed line) rather than failing the run: when installed later, they
+/// join the round robin of the others.
+fn installed_rungs(config: &Config) -> Result<Vec<String>, RunError> {
+    let mut installed = Vec::new();
+    let mut missing = Vec::new();
+    for name in &config.evaluation.ladder {
+        match name.parse() {
+            Ok(PlayerSpec::Engine(engine)) if !engine.is_installed() => {
+                missing.push(format!("{name} (`{}` not found)", engine.command[0]))
+            }
+            _ => installed.push(name.clone()),
+        }
+    }
+    if !missing.is_empty() {
+        println!("ladder: leaving out {}: not installed", missing.join(", "));
+    }
+    if installed.is_empty() {
+        return Err(RunError("evaluation.ladder: none of its players is installed".to_string()));
+    }
+    Ok(installed)
+}
+
 /// The net of generation `g`, searched with the evaluation's simulations and the
 /// self-play search's help from the rules (quiet leaves, rules priors).
 fn net(config: &Config, dir: &RunDir, g: u32) -> PlayerSpec {
     let search = config.search.for_play(config.evaluation.simulations);
-    PlayerSpec::Net { path: dir.model(g), config: search, device: "cpu".to_string() }
+    PlayerSpec::Net {
+        net: NetSource::File(dir.model(g)),
+        help: RulesHelp::of(&search),
+        config: search,
+        device: "cpu".to_string(),
+    }
 }
 
 /// The player a rung names: the run's first net for `gen0000`, else the player spec.
@@ -131,7 +161,7 @@ fn play<G: TrainableGame>(
 ) -> Result<Score, RunError> {
     let e = &config.evaluation;
     let starts = G::eval_starts(config, e.games).map_err(RunError)?;
-    let name = format!("{a_name}-vs-{b_name}").replace([':', ',', '=', '(', ')'], "-");
+    let name = format!("{a_name}-vs-{b_name}").replace([':', ',', '=', '(', ')', '/', ' '], "-");
     let match_config = MatchConfig {
         games: e.games,
         concurrency: e.concurrency,

@@ -47,11 +47,11 @@ impl AnalysisNet {
     pub fn offered(engines: &[Engine]) -> Result<Option<AnalysisNet>, String> {
         let net =
             engines.iter().filter(|engine| engine.games.contains(&"xiangqi")).find_map(|engine| match &engine.spec {
-                PlayerSpec::Net { path, device, .. } => Some((engine, path, device)),
+                PlayerSpec::Net { net, device, .. } => Some((engine, net, device)),
                 _ => None,
             });
-        let Some((engine, path, device)) = net else { return Ok(None) };
-        let evaluator = net_evaluator(path, device).map_err(|e| format!("engine `{}`: {e}", engine.name))?;
+        let Some((engine, net, device)) = net else { return Ok(None) };
+        let evaluator = net_evaluator(net, device).map_err(|e| format!("engine `{}`: {e}", engine.name))?;
         Ok(Some(AnalysisNet { name: engine.name.clone(), evaluator: Arc::new(Mutex::new(evaluator)) }))
     }
 }

@@ -2,13 +2,40 @@
 //! starts; and running one off the async runtime, its failures turned into a reason.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 use std::time::Duration;
 
 use super::table::{check_player, Table};
 use crate::eval::PlayerSpec;
+use crate::nn::{shipped_net, NetInfo, NetSource};
+use crate::train::OFFERED_SIMULATIONS;
 
 /// The engines offered when `--engine` is not given.
 pub const DEFAULT_ENGINES: [&str; 3] = ["easy=alphabeta:depth=1", "medium=alphabeta:depth=3", "hard=alphabeta:ms=1000"];
+
+/// The name the nets shipped in the binary are offered by (when no `--engine` is given).
+pub const SHIPPED_ENGINE: &str = "net";
+
+/// The nets shipped in the binary as one engine, `NAME=SPEC`, at [`OFFERED_SIMULATIONS`]
+/// simulations a move, with what the page says of it (whose net, how long it trained);
+/// `None` when no net ships.
+pub fn shipped_engine() -> Option<(String, String)> {
+    let origins: Vec<String> = GAMES
+        .iter()
+        .filter_map(|&game| {
+            let info = NetInfo::parse(Path::new(game), shipped_net(game)?);
+            Some(format!("{game}: {}", info.map_or_else(|e| e.to_string(), |info| info.provenance.origin())))
+        })
+        .collect();
+    (!origins.is_empty()).then(|| {
+        let spec = format!("{SHIPPED_ENGINE}=net(sims={OFFERED_SIMULATIONS})");
+        let about = format!(
+            "the net that ships with xiangqi-zero, {OFFERED_SIMULATIONS} simulations a move ({})",
+            origins.join("; ")
+        );
+        (spec, about)
+    })
+}
 
 /// The hint engine of local games.
 pub const HINT_SPEC: &str = "alphabeta:depth=4";
@@ -50,12 +77,20 @@ impl EngineIdentity {
     /// The identity of the player `text` spells, `spec` once read: a net's path made
     /// absolute (against this process's folder) and its file hashed.
     fn of(text: &str, spec: &mut PlayerSpec) -> Result<EngineIdentity, String> {
-        let PlayerSpec::Net { path, .. } = spec else {
+        let PlayerSpec::Net { net, .. } = spec else {
             return Ok(EngineIdentity { spec: text.to_string(), net_hash: None });
         };
-        *path = std::path::absolute(&*path).map_err(|e| format!("`{}`: {e}", path.display()))?;
-        let options = text.find("):").map_or("net", |close| &text[..=close]);
-        Ok(EngineIdentity { spec: format!("{options}:{}", path.display()), net_hash: Some(net_hash(path)?) })
+        let (spec, bytes) = match net {
+            NetSource::File(path) => {
+                *path = std::path::absolute(&*path).map_err(|e| format!("`{}`: {e}", path.display()))?;
+                let options = text.find("):").map_or("net", |close| &text[..=close]);
+                let bytes = std::fs::read(&*path)
+                    .map_err(|e| format!("its net file {} cannot be read: {e}", path.display()))?;
+                (format!("{options}:{}", path.display()), bytes)
+            }
+            NetSource::Shipped => (text.to_string(), GAMES.iter().filter_map(|game| shipped_net(game)).flatten().copied().collect()),
+        };
+        Ok(EngineIdentity { spec, net_hash: Some(format!("crc32:{:08x}", crc32fast::hash(&bytes))) })
     }
 
     /// The player this identity names, if it can still be had: a net only while its file
@@ -71,12 +106,6 @@ impl EngineIdentity {
         }
         Ok(spec)
     }
-}
-
-/// The content hash of the net file at `path`.
-fn net_hash(path: &std::path::Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("its net file {} cannot be read: {e}", path.display()))?;
-    Ok(format!("crc32:{:08x}", crc32fast::hash(&bytes)))
 }
 
 impl Engine {
@@ -173,5 +202,18 @@ mod tests {
         assert!(Engine::parse("nospec").unwrap_err().starts_with("engine `nospec`: expected NAME=SPEC"));
         let twice = ["a=random".to_string(), "a=random".to_string()];
         assert_eq!(Engine::parse_all(&twice).unwrap_err(), "engine `a` is named twice");
+    }
+
+    #[test]
+    fn the_shipped_nets_are_one_engine_that_says_where_each_comes_from() {
+        let (text, about) = shipped_engine().expect("a Xiangqi net ships");
+        let engine = Engine::parse(&text).unwrap();
+        assert_eq!((engine.name.as_str(), engine.text.as_str()), (SHIPPED_ENGINE, "net(sims=800)"));
+        // Offered for the games a net ships for (no Banqi net yet).
+        assert!(engine.games.contains(&"xiangqi"));
+        assert_eq!(engine.games.contains(&"banqi"), shipped_net("banqi").is_some());
+        let info = NetInfo::parse(Path::new("xiangqi"), shipped_net("xiangqi").unwrap()).unwrap();
+        let generation = format!("generation {}", info.provenance.generation.unwrap());
+        assert!(about.contains(&format!("xiangqi: {generation} of the run ")) && about.contains("code at "), "{about}");
     }
 }
