@@ -413,7 +413,10 @@ fn the_lobby_join_takes_the_free_seat_once_and_voids_the_invite() {
 fn an_invitation_only_game_is_unlisted_and_unjoinable() {
     let server = serve(&fresh_db("invite"), &["easy=alphabeta:depth=1"]);
     let addr = server.addr();
-    let created = create(addr, r#"{"game":"xiangqi","mode":"online","side":"red","clock":{"base_s":300,"increment_s":3}}"#);
+    let created = create(
+        addr,
+        r#"{"game":"xiangqi","mode":"online","side":"red","name":" Ann\u0007 ","clock":{"base_s":300,"increment_s":3}}"#,
+    );
     let id = created["id"].as_str().unwrap();
     let invite = created["links"]["opponent"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
     let listed = create(addr, r#"{"game":"xiangqi","mode":"online","open":true,"clock":{"base_s":300,"increment_s":3}}"#);
@@ -429,9 +432,16 @@ fn an_invitation_only_game_is_unlisted_and_unjoinable() {
     let (status, refused) = http(addr, "/api/games", Some(r#"{"game":"xiangqi","mode":"local","open":true}"#));
     assert_eq!((status, refused["error"].as_str()), (400, Some("only online games are open to anyone")));
     runtime().block_on(async {
-        let mut friend = Client::connect(addr, id, Some(&invite)).await;
-        assert_eq!(friend.next().await["you"], "black");
+        // Nicknames on seats: the creator's, cleaned, and the friend's from its connection.
+        let mut friend = Client::connect(addr, id, Some(&format!("{invite}&name=Bo%20Li"))).await;
+        let seated = friend.next().await;
+        assert_eq!(seated["you"], "black");
+        assert_eq!(seated["seats"], serde_json::json!({"red": "Ann", "black": "Bo Li"}));
     });
+    let (status, joined) = http(addr, &format!("/api/games/{}/join", listed["id"].as_str().unwrap()), Some(r#"{"name":"engine: fake"}"#));
+    assert_eq!(status, 200, "{joined}");
+    let (_, summary) = http(addr, &format!("/api/games/{}", listed["id"].as_str().unwrap()), None);
+    assert_eq!(summary["black"], "human", "no player poses as an engine");
 }
 
 /// What a player may do before the game has really started: no resignation or draw

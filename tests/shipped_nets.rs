@@ -37,7 +37,7 @@ fn check_shipped<G: Playable>() -> bool {
     let info = NetInfo::parse(&file, bytes).unwrap();
     assert_eq!(info.config.game, G::NAME);
     let p = &info.provenance;
-    let training = Config::parse(p.training_config.as_deref().expect("its training config"), "shipped").unwrap();
+    let (training, _removed_keys) = Config::parse(p.training_config.as_deref().expect("its training config"), "shipped").unwrap();
     assert_eq!(p.run.as_deref(), Some(training.name.as_str()));
     let trained_with = RulesHelp::of(&training.search.for_play(0)).to_string();
     assert_eq!(p.play.map(|help| help.to_string()), Some(trained_with));

@@ -270,7 +270,8 @@ async fn banqi_flip(page: &Page<'_>, base: &str) {
     page.wait_for(
         "b3 flipped",
         &format!(
-            "!['', 'X'].includes({}) && document.querySelector('.moves .move').textContent.startsWith('b3b3:')
+            "!['', 'X'].includes({}) && document.querySelector('.moves .move').dataset.move.startsWith('b3b3:')
+             && /^flip b3 \\S$/u.test(document.querySelector('.moves .move').textContent)
              && (document.querySelector('svg.board .piece[data-square=\"b3\"] .piece-glyph') || {{textContent: ''}}).textContent !== ''",
             piece_at("b3")
         ),
@@ -333,6 +334,10 @@ async fn notation_switch(page: &Page<'_>) {
     );
     page.click(".notation-switch [data-notation=\"chinese\"]").await;
     page.wait_for("the moves in Chinese", &format!("{} === '{MATE_LINE_CHINESE}'", moves_shown())).await;
+    // Issue 50: the board's files as the notation counts them, each side's at its own edge,
+    // bottom (Red's) then top (Black's), a-file first; no ranks.
+    let coords = "[...document.querySelectorAll('svg.board .coord')].map(t => t.textContent).join('')";
+    page.wait_for("the files in Chinese", &format!("{coords} === '九1八2七3六4五5四6三7二8一9'")).await;
     assert_eq!(
         page.eval(CHARACTERS_NOT_DRAWN).await,
         serde_json::json!([]),
@@ -353,8 +358,10 @@ async fn notation_switch(page: &Page<'_>) {
     page.client.set_window_size(DESKTOP.0, DESKTOP.1).await.expect("a desktop-sized window");
     page.click(".notation-switch [data-notation=\"iccs\"]").await;
     page.wait_for("the moves in ICCS", &format!("{} === '{}'", moves_shown(), MATE_LINE.join(" "))).await;
+    page.wait_for("the files and ranks in ICCS", &format!("{coords}.startsWith('aabbcc') && {coords}.endsWith('99')")).await;
     page.click(".notation-switch [data-notation=\"wxf\"]").await;
     page.wait_for("the moves in WXF", &format!("{} === '{MATE_LINE_WXF}'", moves_shown())).await;
+    page.wait_for("the files in WXF", &format!("{coords} === '918273645546372819'")).await;
     page.screenshot("move-list-wxf-desktop").await;
 }
 
@@ -437,7 +444,7 @@ const CHARACTERS_NOT_DRAWN: &str = r#"(async () => {
   const pieces = [...'KABNRCPGMkabnrcpgm'].map(pieceGlyph).join('');
   const notation = '一二三四五六七八九１２３４５６７８９进進退平前中后後帅将马车';
   const checks = [['.piece-glyph', pieces + notation], ['.river-text', '楚河漢界'], ['.brand-glyph', '帥'],
-    ['.moves .move', notation], ['.notation-switch [data-notation="chinese"]', '中文']]
+    ['.moves .move', notation], ['.notation-switch [data-notation="chinese"]', '中文'], ['svg.board .coord', '一二三四五六七八九']]
     .filter(([selector]) => document.querySelector(selector));
   const unquoted = (family) => family.trim().replace(/^"|"$/g, '');
   const shipped = new Set([...document.fonts].map((face) => unquoted(face.family)));
@@ -694,10 +701,13 @@ fn a_seat_is_taken_only_as_its_creator_allowed() {
         creator.screenshot("seats-creator-told-desktop").await;
         let icon = "fetch(document.querySelector('link[rel=icon]').href).then(r => r.status + ' ' + r.headers.get('content-type'))";
         assert_eq!(creator.eval(icon).await, "200 image/svg+xml", "the page's favicon");
-        // The stranger plays Black.
+        // The stranger plays Black, typing the move in WXF (issue 50's move box).
         click_move(&creator, "h2", "e2", 1).await;
         stranger.wait_for("Red's move", "document.querySelectorAll('.moves .move').length === 1").await;
-        click_move(&stranger, "h9", "g7", 2).await;
+        stranger.wait_for("the move box", "!document.querySelector('.typed-move').hidden").await;
+        let typed = stranger.client.find(fantoccini::Locator::Id("typed-move")).await.expect("the move box");
+        typed.send_keys("h8+7\n").await.expect("a move typed");
+        stranger.wait_for("the typed move played", &format!("{} === 'h2e2 h9g7'", moves_listed())).await;
         friend.wait_for("both moves", "document.querySelectorAll('.moves .move').length === 2").await;
         stranger_browser.client.clone().close().await.expect("the stranger's browser closes");
         friend_browser.client.clone().close().await.expect("the friend's browser closes");

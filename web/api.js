@@ -42,9 +42,10 @@ export function gameSummary(id) {
   return request("GET", `/api/games/${encodeURIComponent(id)}`);
 }
 
-/** Takes the free seat of an open online game; resolves to {id, token, links}. */
-export function joinGame(id) {
-  return request("POST", `/api/games/${encodeURIComponent(id)}/join`);
+/** Takes the free seat of a game open to anyone, for the player `name` (may be empty);
+ *  resolves to {id, token, links}. */
+export function joinGame(id, name) {
+  return request("POST", `/api/games/${encodeURIComponent(id)}/join`, name ? { name } : undefined);
 }
 
 /** The address of a game's PGN, its Xiangqi moves in `notation` (iccs, wxf, chinese) when given. */

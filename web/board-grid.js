@@ -1,6 +1,7 @@
 // The drawn board, without pieces: Xiangqi's lines with the river (楚河 漢界), the
 // palaces' diagonals and the position marks, or Banqi's 4×8 squares (upright or on its
-// side); files and ranks labelled in ICCS on every side. Redrawn only when the game or the orientation changes.
+// side); files and ranks labelled in ICCS on every side, or in WXF and Chinese each side's file
+// numbers at its own edge. Redrawn only when the game or the orientation changes.
 
 import { s } from "./dom.js";
 import { pointOf, viewSize } from "./geometry.js";
@@ -78,27 +79,44 @@ function banqiSquares(shape, flipped) {
   return parts;
 }
 
-function labels(shape, flipped) {
+/** Chinese numerals, Red's file numbers in Chinese notation. */
+const CHINESE_NUMBERS = "一二三四五六七八九";
+
+/** A Xiangqi file's number for each side in `notation` (`wxf`, `chinese`): [Red's, Black's].
+ *  Each side counts its files from its own right: Red's a-file is its 9th (九), Black's its 1st. */
+function fileNumbers(file, notation) {
+  const red = 9 - file;
+  return [notation === "chinese" ? CHINESE_NUMBERS[red - 1] : String(red), String(file + 1)];
+}
+
+function labels(shape, flipped, notation) {
   const { width, height } = viewSize(shape);
   const offset = shape.margin / 2 - 5;
   const text = (x, y, content) => s("text", { x, y, class: "coord" }, content);
-  // At both ends of the line through `point`: above and below when it runs down the board.
-  const ends = ({ x, y }, runsDown, content) => runsDown
-    ? [text(x, height - offset, content), text(x, offset, content)]
-    : [text(offset, y, content), text(width - offset, y, content)];
+  // At both ends of the line through `point` (bottom or left first): above and below when
+  // it runs down the board.
+  const ends = ({ x, y }, runsDown, [first, second]) => runsDown
+    ? [text(x, height - offset, first), text(x, offset, second)]
+    : [text(offset, y, first), text(width - offset, y, second)];
+  // In WXF and Chinese a Xiangqi board is labelled as those notations count: each side's
+  // files from its own right, and no ranks.
+  const numbered = shape.onPoints && !shape.landscape && notation !== "iccs";
   const parts = [];
   for (let file = 0; file < shape.files; file++) {
     const letter = String.fromCharCode(97 + file);
-    parts.push(ends(pointOf(shape, file, 0, flipped), !shape.landscape, letter));
+    const [red, black] = numbered ? fileNumbers(file, notation) : [letter, letter];
+    parts.push(ends(pointOf(shape, file, 0, flipped), !shape.landscape, flipped ? [black, red] : [red, black]));
   }
-  for (let rank = 0; rank < shape.ranks; rank++) {
-    parts.push(ends(pointOf(shape, 0, rank, flipped), shape.landscape, rank + shape.firstRank));
+  for (let rank = 0; rank < shape.ranks && !numbered; rank++) {
+    const label = rank + shape.firstRank;
+    parts.push(ends(pointOf(shape, 0, rank, flipped), shape.landscape, [label, label]));
   }
   return parts;
 }
 
-/** The board's background, lines and labels as one SVG group. */
-export function drawGrid(shape, flipped) {
+/** The board's background, lines and labels (Xiangqi's files as `notation` counts them) as
+ *  one SVG group. */
+export function drawGrid(shape, flipped, notation) {
   const { width, height } = viewSize(shape);
   const inset = shape.onPoints ? 8 : 4;
   const edge = shape.onPoints ? 0 : 0.5;
@@ -112,6 +130,6 @@ export function drawGrid(shape, flipped) {
     }),
     shape.onPoints ? xiangqiLines(shape, flipped) : banqiSquares(shape, flipped),
     shape.onPoints ? river(shape, flipped) : [],
-    labels(shape, flipped),
+    labels(shape, flipped, notation),
   ]);
 }

@@ -8,6 +8,7 @@ import { drawGrid } from "./board-grid.js";
 import { attachInput } from "./board-input.js";
 import { CELL, allSquares, cellIndex, parseMove, shapeOf, squarePoint, viewSize } from "./geometry.js";
 import { pieceIcon } from "./piece-icons.js";
+import { chosenNotation } from "./notation.js";
 import { HIDDEN, pieceColor, pieceGlyph, pieceName } from "./pieces.js";
 
 const PIECE_RADIUS = CELL * 0.44;
@@ -82,7 +83,7 @@ export class BoardView {
   /** Draws `position`: {game, board, legal, last, check, arrows: [{move, kind, weight?}], interactive,
    *  flipped, slide} — with `slide`, the last move's piece slides in. */
   render(position) {
-    const layout = `${position.game}:${position.flipped}:${WIDE.matches}`;
+    const layout = `${position.game}:${position.flipped}:${WIDE.matches}:${chosenNotation()}`;
     if (layout !== this.layout) this.drawLayout(position.game, position.flipped, WIDE.matches);
     if (this.position && this.position.board !== position.board) this.selected = null;
     this.position = position;
@@ -93,7 +94,8 @@ export class BoardView {
   drawLayout(game, flipped, wide) {
     this.shape = shapeOf(game, wide);
     this.flipped = flipped;
-    this.layout = `${game}:${flipped}:${wide}`;
+    const notation = chosenNotation();
+    this.layout = `${game}:${flipped}:${wide}:${notation}`;
     const { width, height } = viewSize(this.shape);
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     this.svg.dataset.landscape = this.shape.landscape;
@@ -105,7 +107,7 @@ export class BoardView {
         id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5,
         markerWidth: 3.2, markerHeight: 3.2, orient: "auto-start-reverse",
       }, s("path", { d: "M0 0L10 5L0 10z", class: "arrowhead" }))),
-      drawGrid(this.shape, flipped),
+      drawGrid(this.shape, flipped, notation),
       (this.marks = s("g", { class: "marks" })),
       (this.pieces = s("g", { class: "pieces" })),
       (this.overlay = s("g", { class: "overlay" })),

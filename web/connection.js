@@ -6,11 +6,14 @@ const PING_MS = 25000;
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 8000;
 
+import { nickname } from "./player.js";
+
 /** A live connection to `/ws/<id>?token=…`; `handlers` has onFrame(frame) and onOnline(bool). */
 export class GameConnection {
   constructor(id, token, handlers) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    // A seat's token, with the nickname a free seat is taken under.
+    const query = token ? `?token=${encodeURIComponent(token)}&name=${encodeURIComponent(nickname())}` : "";
     this.url = `${scheme}://${location.host}/ws/${encodeURIComponent(id)}${query}`;
     this.handlers = handlers;
     this.retryMs = RETRY_MIN_MS;

@@ -13,7 +13,8 @@ import { copyText, h } from "./dom.js";
 import { cellIndex, parseMove, shapeOf } from "./geometry.js";
 import { GameHistory } from "./history.js";
 import { MoveList } from "./move-list.js";
-import { chosenNotation, legalMoveName } from "./notation.js";
+import { chosenNotation, legalMoveName, typedMove } from "./notation.js";
+import { rememberGame } from "./player.js";
 import { playSound } from "./sounds.js";
 import { toast } from "./toast.js";
 
@@ -84,10 +85,18 @@ export class GameView {
     this.actions = h("div", { class: "actions" });
     this.share = h("div", { class: "share" });
     this.suggestions = h("div", { class: "suggestions" });
+    // A move typed in any notation, for those who prefer the keyboard.
+    this.typedInput = h("input", {
+      type: "text", id: "typed-move", autocomplete: "off", spellcheck: "false",
+      placeholder: "Type a move: C2.5, 炮二平五, h2e2", "aria-label": "Type a move",
+    });
+    this.typed = h("form", { class: "typed-move", onsubmit: (event) => this.typedMove(event) }, [
+      this.typedInput, h("button", { type: "submit" }, "Play"),
+    ]);
     root.replaceChildren(h("section", { class: "game-view" }, [
       h("div", { class: "board-column" }, [this.top, boardBox, this.bottom]),
       h("aside", { class: "side-column" }, [
-        this.status, this.actions, this.moveList.element, this.suggestions, this.share,
+        this.status, this.actions, this.typed, this.moveList.element, this.suggestions, this.share,
       ]),
     ]));
     this.clocks = new ClockDisplay(this.clockOf);
@@ -95,6 +104,9 @@ export class GameView {
 
   onFrame(frame) {
     if (frame.type === "state") {
+      if (!this.state && this.token && frame.you !== "spectator") {
+        rememberGame(frame.id, frame.game, frame.mode, `/#/g/${frame.id}?token=${this.token}`);
+      }
       if (!this.state) {
         this.history = new GameHistory(frame.game);
         this.flipped = frame.you === "black";
@@ -143,6 +155,20 @@ export class GameView {
         h("a", { class: "button primary", href: "#/" }, "Start a new game"),
       ]));
     }
+  }
+
+  /** Plays (or, watching, suggests) the move typed in the box, if it is legal. */
+  typedMove(event) {
+    event.preventDefault();
+    const text = this.typedInput.value.trim();
+    if (!text) return;
+    const move = typedMove(this.state, text);
+    if (!move) {
+      toast(`\`${text}\` is not a legal move here`);
+      return;
+    }
+    this.typedInput.value = "";
+    this.chose(move);
   }
 
   chose(move) {
@@ -313,6 +339,8 @@ export class GameView {
 
   renderActions() {
     const state = this.state;
+    const myTurn = state.you === "both" || state.you === state.to_move || state.you === "spectator";
+    this.typed.hidden = !(state.legal.length > 0 && myTurn && this.viewPly === null);
     const seat = state.you !== "spectator";
     const seated = SIDES.every((side) => state.seats[side] !== null);
     // Resigning and draws need an opponent; before that a seat can only abort.

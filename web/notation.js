@@ -3,6 +3,7 @@
 // browser. The server sends each move's names; the page only picks one.
 
 import { h } from "./dom.js";
+import { pieceGlyph } from "./pieces.js";
 
 const KEY = "xz-notation";
 const CHOICES = [["wxf", "WXF"], ["chinese", "中文"], ["iccs", "ICCS"]];
@@ -23,9 +24,41 @@ export function chosenNotation() {
 }
 
 /** `move` (ICCS, as the protocol sends it) in `notation`, given its `names`
- *  ({wxf, chinese}) where the game has them (Banqi has none: its moves stay as sent). */
+ *  ({wxf, chinese}) where the game has them; a Banqi move (no names) as its players read it. */
 export function moveName(move, names, notation) {
-  return names && notation !== "iccs" ? names[notation] : move;
+  if (!names) return banqiMoveName(move);
+  return notation !== "iccs" ? names[notation] : move;
+}
+
+/** A Banqi move in words: a flip (`b3b3:R`) as "flip b3 俥" (the piece once known), any
+ *  other move (`b3b4`) as "b3–b4". */
+function banqiMoveName(move) {
+  const [squares, piece] = move.split(":");
+  const [from, to] = [squares.slice(0, 2), squares.slice(2, 4)];
+  if (from !== to) return `${from}–${to}`;
+  return piece ? `flip ${from} ${pieceGlyph(piece)}` : `flip ${from}`;
+}
+
+/** Traditional characters a player may type, as the server's Chinese names write them. */
+const SIMPLIFIED = { 進: "进", 車: "车", 俥: "车", 馬: "马", 傌: "马", 砲: "炮", 後: "后", 帥: "帅", 將: "将" };
+
+/** A typed move made comparable: no spaces or dashes, ASCII letters in lower case,
+ *  full-width digits and traditional characters as the server writes them. */
+function typedKey(text) {
+  return [...text.replace(/[\s\-–]/g, "")]
+    .map((c) => SIMPLIFIED[c] || (c >= "０" && c <= "９" ? String.fromCharCode(c.charCodeAt(0) - 0xfee0) : c))
+    .join("").toLowerCase();
+}
+
+/** The legal move of `state` that `text` names in any notation (ICCS `h2e2` or `h2-e2`,
+ *  WXF `C2.5`, Chinese 炮二平五; Banqi `b3b4`, `flip b3`), or null. */
+export function typedMove(state, text) {
+  const key = typedKey(text.replace(/^flip\s*([a-d][1-8])$/i, "$1$1"));
+  const index = state.legal.findIndex((move, i) => {
+    const names = state.legal_names[i];
+    return [move, names?.wxf, names?.chinese].some((name) => name && typedKey(name) === key);
+  });
+  return index < 0 ? null : state.legal[index];
 }
 
 /** The name in the chosen notation of `move`, a legal move of `state`'s position. */

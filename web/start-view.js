@@ -6,6 +6,7 @@ import { analysisLink } from "./analysis-view.js";
 import { createGame, joinGame, listEngines, listLobby } from "./api.js";
 import { h } from "./dom.js";
 import { rememberLinks } from "./game-view.js";
+import { myGames, nickname, rememberGame, setNickname } from "./player.js";
 import { toast } from "./toast.js";
 
 const LOBBY_REFRESH_MS = 5000;
@@ -77,13 +78,18 @@ export class StartView {
       placeholder: "Optional: a FEN, or a record in WXF, 中文 or ICCS",
     });
     this.recordField = field("Start from", this.record);
+    this.name = h("input", {
+      type: "text", id: "nickname", name: "nickname", maxlength: 24, autocomplete: "nickname",
+      placeholder: "Shown on your seat", value: nickname(),
+    });
+    this.name.addEventListener("change", () => setNickname(this.name.value));
     // An online game is by invitation (its link) unless listed for anyone to join.
     this.openInput = h("input", { type: "checkbox", id: "open-game", name: "open" });
     this.openField = h("label", { class: "field checkbox" }, [this.openInput,
       h("span", {}, "Open to anyone: list it in the lobby (anyone may take the seat, and the invite link is then void)")]);
     const form = h("form", { class: "new-game", onsubmit: (event) => this.start(event) }, [
       h("div", { class: "modes", role: "radiogroup" }, this.modeInputs),
-      field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock), this.openField, this.recordField,
+      field("Your name", this.name), field("Game", this.game), this.engineField, this.sideField, field("Clock", this.clock), this.openField, this.recordField,
       h("div", { class: "form-actions" }, [
         h("button", { type: "submit", id: "start-game", class: "primary" }, "Start"),
         (this.analyse = h("button", {
@@ -97,6 +103,7 @@ export class StartView {
     root.replaceChildren(h("section", { class: "start-view" }, [
       h("div", { class: "panel" }, [h("h2", {}, "New game"), form]),
       h("div", { class: "panel" }, [h("h2", {}, "Lobby"), this.lobby]),
+      this.yourGames(),
     ]));
     this.refreshForm();
   }
@@ -142,6 +149,8 @@ export class StartView {
     if (mode === "engine") newGame.engine = this.engine.value;
     if (mode !== "local") newGame.side = this.side.value;
     if (mode === "online" && this.openInput.checked) newGame.open = true;
+    setNickname(this.name.value);
+    if (nickname()) newGame.name = nickname();
     if (newGame.game === "xiangqi" && this.record.value.trim()) newGame.record = this.record.value;
     if (this.clock.value) {
       const [base, increment] = this.clock.value.split("+").map(Number);
@@ -150,15 +159,32 @@ export class StartView {
     try {
       const created = await createGame(newGame);
       if (mode === "online") rememberLinks(created.id, created.links);
+      rememberGame(created.id, newGame.game, mode, created.links.play);
       openLink(created.links.play);
     } catch (error) {
       toast(error.message);
     }
   }
 
-  async join(id) {
+  /** "Your games": the games this browser created or joined, with their seat links. */
+  yourGames() {
+    const games = myGames();
+    if (!games.length) return null;
+    const label = { engine: "against the engine", local: "on one device", online: "online" };
+    return h("div", { class: "panel your-games" }, [h("h2", {}, "Your games"), h("ul", { class: "lobby" },
+      games.map((entry) => h("li", { "data-game": entry.id }, [
+        h("div", { class: "lobby-title" }, `${entry.game === "banqi" ? "Banqi" : "Xiangqi"} · ${label[entry.mode] || entry.mode}`),
+        h("div", { class: "lobby-players" }, new Date(entry.at).toLocaleString()),
+        h("div", { class: "lobby-actions" }, h("a", { class: "button", href: entry.link.slice(entry.link.indexOf("#")) }, "Open")),
+      ])))]);
+  }
+
+  async join(id, game) {
     try {
-      openLink((await joinGame(id)).links.play);
+      setNickname(this.name.value);
+      const joined = await joinGame(id, nickname());
+      rememberGame(id, game, "online", joined.links.play);
+      openLink(joined.links.play);
     } catch (error) {
       toast(`Joining: ${error.message}`);
     }
@@ -180,7 +206,7 @@ export class StartView {
       h("div", { class: "lobby-title" }, `${game.game === "banqi" ? "Banqi" : "Xiangqi"} · ${game.mode}`),
       h("div", { class: "lobby-players" }, `${game.red || "—"} vs ${game.black || "—"} · ${clockText(game.clock)} · ${movesText(game.plies)} · ${game.spectators} watching`),
       h("div", { class: "lobby-actions" }, [
-        game.status === "open" ? h("button", { type: "button", class: "primary", onclick: () => this.join(game.id) }, "Join") : null,
+        game.status === "open" ? h("button", { type: "button", class: "primary", onclick: () => this.join(game.id, game.game) }, "Join") : null,
         h("button", { type: "button", onclick: () => openLink(`/#/g/${game.id}`) }, "Watch"),
       ]),
     ]))));

@@ -18,7 +18,7 @@ use serde_json::json;
 use super::assets::asset;
 use super::hub::Hub;
 use super::limits::MAX_FRAME;
-use super::protocol::NewGame;
+use super::protocol::{Join, NewGame};
 use super::socket;
 use crate::game::xiangqi::Notation;
 
@@ -94,8 +94,16 @@ async fn create(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>
     }
 }
 
-async fn join(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match tokio::task::block_in_place(|| hub.join(&id)) {
+async fn join(State(hub): State<Arc<Hub>>, Path(id): Path<String>, body: Result<Bytes, BytesRejection>) -> Response {
+    let join: Join = match body.as_deref().map(|body| body.trim_ascii()) {
+        Ok([]) => Join::default(),
+        Ok(body) => match serde_json::from_slice(body) {
+            Ok(join) => join,
+            Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad Join body: {e}")),
+        },
+        Err(rejection) => return error(rejection.status(), &format!("body too large (at most {MAX_BODY} bytes)")),
+    };
+    match tokio::task::block_in_place(|| hub.join(&id, join.name.as_deref())) {
         Some(Ok(created)) => axum::Json(created).into_response(),
         Some(Err(e)) => error(StatusCode::CONFLICT, &e),
         None => unknown_game(&id),
@@ -157,7 +165,7 @@ async fn connect(
         Ok(upgrade) => upgrade
             .max_message_size(MAX_MESSAGE)
             .max_frame_size(MAX_MESSAGE)
-            .on_upgrade(move |ws| socket::serve(ws, room, query.get("token").cloned()))
+            .on_upgrade(move |ws| socket::serve(ws, room, query.get("token").cloned(), query.get("name").cloned()))
             .into_response(),
         Err(rejection) => error(StatusCode::BAD_REQUEST, &rejection.body_text()),
     }

@@ -9,7 +9,7 @@ use tokio::sync::Semaphore;
 
 use super::analysis::{analyse, Analysis, AnalysisNet};
 use super::engines::Engine;
-use super::protocol::{Created, GameSummary, Links, NewGame};
+use super::protocol::{nickname, Created, GameSummary, Links, NewGame};
 use super::room::{Context, Room};
 use super::store::GameRow;
 use super::table::new_table;
@@ -109,13 +109,14 @@ impl Hub {
             other => return Err(format!("unknown side `{other}` (red, black, random)")),
         };
         let token = new_token(&mut rng);
+        let creator = nickname(new.name.as_deref());
         let (tokens, names, engine): ([Option<String>; 2], [Option<String>; 2], _) = match new.mode.as_str() {
-            "local" => ([Some(token.clone()), Some(token.clone())], [Some("human".into()), Some("human".into())], None),
+            "local" => ([Some(token.clone()), Some(token.clone())], [Some(creator.clone()), Some(creator.clone())], None),
             "online" => {
                 let mut tokens = [Some(new_token(&mut rng)), Some(new_token(&mut rng))];
                 tokens[human] = Some(token.clone());
                 let mut names = [None, None];
-                names[human] = Some("human".to_string());
+                names[human] = Some(creator.clone());
                 (tokens, names, None)
             }
             "engine" => {
@@ -130,7 +131,7 @@ impl Hub {
                 let mut tokens = [None, None];
                 tokens[human] = Some(token.clone());
                 let mut names = [Some(format!("engine: {name}")), Some(format!("engine: {name}"))];
-                names[human] = Some("human".to_string());
+                names[human] = Some(creator.clone());
                 (tokens, names, Some(engine))
             }
             other => return Err(format!("unknown mode `{other}` (engine, local, online)")),
@@ -164,11 +165,12 @@ impl Hub {
         Ok(created(id, token, opponent))
     }
 
-    /// Gives a newcomer from the lobby the free seat of game `id`, open to anyone, with a
-    /// token of its own (`None`: no such game).
-    pub fn join(&self, id: &str) -> Option<Result<Created, String>> {
+    /// Gives a newcomer from the lobby, `name`, the free seat of game `id`, open to anyone,
+    /// with a token of its own (`None`: no such game).
+    pub fn join(&self, id: &str, name: Option<&str>) -> Option<Result<Created, String>> {
         let room = self.room(id)?;
-        Some(room.take_free_seat(new_token(&mut rand::rng())).map(|token| created(id.to_string(), token, None)))
+        let token = new_token(&mut rand::rng());
+        Some(room.take_free_seat(token, &nickname(name)).map(|token| created(id.to_string(), token, None)))
     }
 }
 

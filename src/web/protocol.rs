@@ -116,10 +116,39 @@ pub struct NewGame {
     /// plain move list in ICCS, WXF or Chinese) whose moves are played at once.
     #[serde(default)]
     pub record: Option<String>,
+    /// The creator's nickname, shown on its seat (`human` when absent).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Online: listed in the lobby, where anyone may take the free seat (and the invite
     /// link is then void). Without it only the invite link seats the opponent.
     #[serde(default)]
     pub open: bool,
+}
+
+/// The body of `POST /api/games/<id>/join` (optional).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Join {
+    /// The joiner's nickname, shown on its seat (`human` when absent).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// The longest nickname kept, in characters.
+const NICKNAME_CHARS: usize = 24;
+
+/// A player's nickname as shown on its seat: `text` without control characters or the
+/// `engine:` prefix engines' seats have, trimmed, at most [`NICKNAME_CHARS`] characters;
+/// `human` when nothing is left.
+pub fn nickname(text: Option<&str>) -> String {
+    let text = text.unwrap_or_default();
+    let clean: String = text.chars().filter(|c| !c.is_control()).take(NICKNAME_CHARS).collect();
+    let clean = clean.trim();
+    if clean.is_empty() || clean.to_lowercase().starts_with("engine:") {
+        "human".to_string()
+    } else {
+        clean.to_string()
+    }
 }
 
 /// The links of a created game.

@@ -308,8 +308,9 @@ impl Room {
     }
 
     /// A new connection with `token` (none: a spectator): its role, and a warning when the
-    /// token is no seat of this game. An online game's free seat is taken by its token.
-    pub fn join(self: &Arc<Self>, token: Option<&str>) -> (Role, Option<String>) {
+    /// token is no seat of this game. An online game's free seat is taken by its token, for
+    /// the player `name` (a nickname, already cleaned).
+    pub fn join(self: &Arc<Self>, token: Option<&str>, name: &str) -> (Role, Option<String>) {
         let mut inner = self.lock();
         let seats: Vec<Seat> = [Seat::First, Seat::Second]
             .into_iter()
@@ -322,7 +323,7 @@ impl Room {
         };
         if let Role::Seat(seat) = role {
             if inner.row.names[seat.index()].is_none() {
-                if let Err(e) = self.seat_human(&mut inner, seat.index(), None) {
+                if let Err(e) = self.seat_human(&mut inner, seat.index(), name, None) {
                     return (Role::Spectator, Some(e));
                 }
             }
@@ -339,23 +340,23 @@ impl Room {
     /// Gives the free seat of a game open to anyone to a newcomer from the lobby, under
     /// `token`, which replaces the seat's invite token (that link only watches from now
     /// on); or says why there is none.
-    pub fn take_free_seat(self: &Arc<Self>, token: String) -> Result<String, String> {
+    pub fn take_free_seat(self: &Arc<Self>, token: String, name: &str) -> Result<String, String> {
         let mut inner = self.lock();
         if !inner.row.open {
             return Err(format!("game {} is by invitation only: its seat is taken with the invite link", self.id));
         }
         let free = (0..2).find(|&i| inner.row.names[i].is_none() && inner.row.tokens[i].is_some() && !inner.over());
         let Some(seat) = free else { return Err(format!("game {} has no free seat", self.id)) };
-        self.seat_human(&mut inner, seat, Some(&token))?;
+        self.seat_human(&mut inner, seat, name, Some(&token))?;
         inner.lobby_seat = Some(if seat == 0 { Seat::First } else { Seat::Second });
         self.changed(&mut inner);
         Ok(token)
     }
 
-    /// Seats a human at free seat `seat` (stored first), under `new_token` when given.
-    fn seat_human(&self, inner: &mut Inner, seat: usize, new_token: Option<&str>) -> Result<(), String> {
-        self.context.store.take_seat(&self.id, seat, "human", new_token)?;
-        inner.row.names[seat] = Some("human".to_string());
+    /// Seats the human `name` at free seat `seat` (stored first), under `new_token` when given.
+    fn seat_human(&self, inner: &mut Inner, seat: usize, name: &str, new_token: Option<&str>) -> Result<(), String> {
+        self.context.store.take_seat(&self.id, seat, name, new_token)?;
+        inner.row.names[seat] = Some(name.to_string());
         if let Some(token) = new_token {
             inner.row.tokens[seat] = Some(token.to_string());
         }

@@ -9,17 +9,17 @@ use axum::extract::ws::{Message, WebSocket};
 use tokio::sync::mpsc;
 
 use super::limits::{RateLimit, Verdict, MAX_FRAME};
-use super::protocol::{ClientFrame, Reply};
+use super::protocol::{nickname, ClientFrame, Reply};
 use super::room::{Role, Room};
 
 /// Numbers the connections, so that a spectator's suggestion is its own.
 static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
 
 /// Serves one connection to `room` with seat token `token` until it closes.
-pub async fn serve(mut socket: WebSocket, room: Arc<Room>, token: Option<String>) {
+pub async fn serve(mut socket: WebSocket, room: Arc<Room>, token: Option<String>, name: Option<String>) {
     let connection = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
     let mut frames = room.subscribe();
-    let (role, warning) = room.join(token.as_deref());
+    let (role, warning) = room.join(token.as_deref(), &nickname(name.as_deref()));
     frames.mark_changed();
     let (replies, mut direct) = mpsc::unbounded_channel::<String>();
     if let Some(warning) = warning {
