@@ -10,6 +10,13 @@ import { copyText, h } from "./dom.js";
 import { chosenNotation, moveName, NotationSwitch } from "./notation.js";
 import { toast } from "./toast.js";
 
+/** "Keep thinking": each search after the first takes twice as long, up to the server's
+ *  10 s, until the position changes or the player stops it. On for every position once
+ *  turned on, until turned off. */
+let keepThinking = false;
+const FIRST_MS = 800;
+const LONGEST_MS = 10000;
+
 /** The lead in centipawns that gives the leader 88% of the bar (tanh 1). */
 const BAR_CP = 800;
 
@@ -67,6 +74,7 @@ export class AnalysisView {
     this.lines = h("ol", { class: "analysis-lines", "aria-label": "engine lines" });
     this.net = h("div", { class: "net-view" });
     this.actions = h("div", { class: "actions" }, [
+      (this.thinkButton = h("button", { type: "button", class: "keep-thinking", onclick: () => this.toggleThinking() }, "")),
       h("button", { type: "button", class: "back", onclick: () => this.back() }, "Back a move"),
       h("button", { type: "button", class: "flip", onclick: () => this.flip() }, "Flip board"),
       h("button", { type: "button", class: "copy-fen", onclick: () => this.copyFen() }, "Copy FEN"),
@@ -83,16 +91,43 @@ export class AnalysisView {
     document.title = "Xiangqi · analysis";
   }
 
-  async load() {
+  /** Analyses the position for `ms` milliseconds, then, while "keep thinking" is on,
+   *  again for twice as long. */
+  async load(ms = FIRST_MS) {
+    this.thinking = true;
+    this.renderThinking();
     try {
-      this.analysis = await analysePosition(this.fen, this.moves);
+      this.analysis = await analysePosition(this.fen, this.moves, ms === FIRST_MS ? null : ms);
     } catch (error) {
+      this.thinking = false;
       if (this.gone) return;
       this.status.textContent = `Cannot analyse: ${error.message}`;
       this.status.classList.add("over");
       return;
     }
-    if (!this.gone) this.render();
+    this.thinking = false;
+    if (this.gone) return;
+    this.render();
+    if (keepThinking && ms < LONGEST_MS && this.analysis.legal.length) this.load(Math.min(ms * 2, LONGEST_MS));
+  }
+
+  toggleThinking() {
+    keepThinking = !keepThinking;
+    if (keepThinking && !this.thinking) this.load(FIRST_MS * 2);
+    this.renderThinking();
+  }
+
+  renderThinking() {
+    this.thinkButton.textContent = keepThinking ? "Stop thinking" : "Keep thinking";
+    this.thinkButton.setAttribute("aria-pressed", String(keepThinking));
+    if (this.analysis && !this.analysis.over) this.status.textContent = this.statusText();
+  }
+
+  statusText() {
+    const analysis = this.analysis;
+    const side = analysis.to_move === "red" ? "Red" : "Black";
+    const more = this.thinking && keepThinking ? " · thinking deeper…" : "";
+    return `${side} to move · depth ${analysis.depth}${analysis.check ? " · check!" : ""}${more}`;
   }
 
   /** Goes to the position after `move`, one of the legal moves here. */
@@ -140,10 +175,7 @@ export class AnalysisView {
       flipped: this.flipped, interactive: analysis.legal.length > 0, arrows,
     });
     this.renderBar(best, redToMove, analysis.over);
-    const side = redToMove ? "Red" : "Black";
-    this.status.textContent = analysis.over
-      ? analysis.over
-      : `${side} to move · depth ${analysis.depth}${analysis.check ? " · check!" : ""}`;
+    this.status.textContent = analysis.over ? analysis.over : this.statusText();
     this.status.classList.toggle("over", Boolean(analysis.over));
     this.actions.querySelector(".back").disabled = this.moves.length === 0;
     this.notation.update();

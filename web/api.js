@@ -55,9 +55,12 @@ export function pgnUrl(id, notation) {
 }
 
 /** The analysis of the Xiangqi position after `moves` (ICCS) from `fen` (null: the
- *  start): the position, the engine's lines and the net's view (docs/web-protocol.md). */
-export function analysePosition(fen, moves) {
-  return request("GET", `/api/analysis?${positionQuery(fen, moves)}`);
+ *  start; a FEN or a record), searched for `ms` milliseconds (default: the server's 0.8 s):
+ *  the position, the engine's lines and the net's view (docs/web-protocol.md). */
+export function analysePosition(fen, moves, ms) {
+  const query = positionQuery(fen, moves);
+  const think = ms ? `${query ? "&" : ""}ms=${ms}` : "";
+  return request("GET", `/api/analysis?${query}${think}`);
 }
 
 /** The query naming a Xiangqi position: `fen=…` (left out for the start) and `moves=…`

@@ -175,6 +175,12 @@ pub(crate) fn deepen<S: Deepening>(
         let mut report = progress.report(depth, value, pv.first().copied().or(Some(fallback)), pv);
         if let Some(best) = report.best {
             let more = search.more_lines(depth, best);
+            if search.progress().clock.aborted && last.is_some() {
+                // The clock cut this depth's further lines short: the last depth's full set
+                // of lines stands (a MultiPV report never has fewer lines than asked for
+                // while an earlier depth had them all).
+                break;
+            }
             if !more.is_empty() {
                 // Each line's search has a score of its own: rank them all by it.
                 let first = Line { score: report.score, pv: std::mem::take(&mut report.pv) };

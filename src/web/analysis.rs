@@ -21,9 +21,12 @@ use crate::search::{Limits, Score};
 use crate::selfplay::NetEvaluator;
 
 /// The deepest alpha-beta iteration an analysis runs.
-const DEPTH: u32 = 20;
-/// How long an analysis may search.
+const DEPTH: u32 = 40;
+/// How long an analysis searches unless asked otherwise.
 const THINK: Duration = Duration::from_millis(800);
+/// The longest an analysis may be asked to search (the page's "keep thinking" asks for
+/// ever longer searches up to this).
+pub const MAX_THINK: Duration = Duration::from_secs(10);
 /// The lines reported (the best moves, each with its line).
 const LINES: usize = 3;
 /// The alpha-beta search's hash table, in MiB.
@@ -122,7 +125,12 @@ pub struct PolicyMove {
 /// Analyses the position after `moves` (ICCS) from `start` (a FEN; `None`: the usual
 /// start) with the alpha-beta engine and, if given, `net`. Blocks for up to about a
 /// second. Errors are one line: a bad FEN, or the first move that is not legal, by number.
-pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -> Result<Analysis, String> {
+pub fn analyse(
+    start: Option<&str>,
+    moves: &[&str],
+    net: Option<&AnalysisNet>,
+    think: Option<Duration>,
+) -> Result<Analysis, String> {
     let mut game = position_or_record(start.unwrap_or("startpos"))?;
     let mut last = None;
     for (number, text) in (1..).zip(moves) {
@@ -138,7 +146,8 @@ pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -
     if !status.is_over() {
         game.legal_moves(&mut legal);
     }
-    let (depth, lines) = if legal.is_empty() { (0, Vec::new()) } else { best_lines(&game) };
+    let think = think.unwrap_or(THINK).min(MAX_THINK);
+    let (depth, lines) = if legal.is_empty() { (0, Vec::new()) } else { best_lines(&game, think) };
     Ok(Analysis {
         fen: game.to_text(),
         board: game.cells(),
@@ -161,10 +170,10 @@ pub fn analyse(start: Option<&str>, moves: &[&str], net: Option<&AnalysisNet>) -
 }
 
 /// The alpha-beta engine's [`LINES`] best moves with their lines, and the depth reached.
-fn best_lines(game: &Xiangqi) -> (u32, Vec<Line>) {
+fn best_lines(game: &Xiangqi, think: Duration) -> (u32, Vec<Line>) {
     let mut search = AlphaBeta::new(HASH_MB);
     search.set_multi_pv(LINES);
-    let limits = Limits { depth: Some(DEPTH), movetime: Some(THINK), ..Limits::default() };
+    let limits = Limits { depth: Some(DEPTH), movetime: Some(think), ..Limits::default() };
     let report = search.search(game, &limits, &mut |_| {});
     let first = std::iter::once((report.score, report.pv));
     let lines = first.chain(report.more.into_iter().map(|line| (line.score, line.pv)));
@@ -215,7 +224,7 @@ mod tests {
     #[test]
     fn the_lines_come_best_first() {
         for moves in [&[][..], &["h2e2", "h9g7", "h0g2", "i9h9"][..]] {
-            let analysis = analyse(None, moves, None).unwrap();
+            let analysis = analyse(None, moves, None, None).unwrap();
             assert_eq!(analysis.lines.len(), LINES, "{analysis:?}");
             let scores: Vec<Score> = analysis.lines.iter().map(score).collect();
             assert!(scores.windows(2).all(|pair| pair[0] >= pair[1]), "{moves:?}: {scores:?}");

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -15,6 +16,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::json;
 
+use super::analysis::MAX_THINK;
 use super::assets::asset;
 use super::hub::Hub;
 use super::limits::MAX_FRAME;
@@ -137,8 +139,9 @@ async fn pgn(
     }
 }
 
-/// The analysis board's answer for `?fen=` (default: the start) after `?moves=` (ICCS,
-/// separated by commas).
+/// The analysis board's answer for `?fen=` (a position or a record; default: the start)
+/// after `?moves=` (ICCS, separated by commas), searched for `?ms=` milliseconds (default
+/// 0.8 s, at most [`MAX_THINK`]).
 async fn analysis(State(hub): State<Arc<Hub>>, Query(query): Query<HashMap<String, String>>) -> Response {
     let moves: Vec<String> = query
         .get("moves")
@@ -147,7 +150,14 @@ async fn analysis(State(hub): State<Arc<Hub>>, Query(query): Query<HashMap<Strin
     if moves.len() > MAX_ANALYSIS_MOVES {
         return error(StatusCode::BAD_REQUEST, &format!("at most {MAX_ANALYSIS_MOVES} moves"));
     }
-    match hub.analyse(query.get("fen").cloned(), moves).await {
+    let think = match query.get("ms").map(|ms| ms.parse::<u64>()) {
+        None => None,
+        Some(Ok(ms)) if (1..=MAX_THINK.as_millis() as u64).contains(&ms) => Some(Duration::from_millis(ms)),
+        Some(_) => {
+            return error(StatusCode::BAD_REQUEST, &format!("ms: a search time from 1 to {}", MAX_THINK.as_millis()))
+        }
+    };
+    match hub.analyse(query.get("fen").cloned(), moves, think).await {
         Some(Ok(analysis)) => axum::Json(analysis).into_response(),
         Some(Err(e)) => error(StatusCode::BAD_REQUEST, &e),
         None => error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy analysing: try again in a moment"),

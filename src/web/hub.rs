@@ -2,7 +2,7 @@
 //! server starts, found by id, listed in the lobby.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rand::Rng;
 use tokio::sync::Semaphore;
@@ -49,13 +49,18 @@ impl Hub {
 
     /// Analyses the Xiangqi position after `moves` from `fen` ([`analyse`]) on a blocking
     /// thread: `None` when [`ANALYSES`] are running already.
-    pub async fn analyse(&self, fen: Option<String>, moves: Vec<String>) -> Option<Result<Analysis, String>> {
+    pub async fn analyse(
+        &self,
+        fen: Option<String>,
+        moves: Vec<String>,
+        think: Option<Duration>,
+    ) -> Option<Result<Analysis, String>> {
         let permit = Arc::clone(&self.analyses).try_acquire_owned().ok()?;
         let net = self.analysis_net.clone();
         let job = tokio::task::spawn_blocking(move || {
             let _running = permit;
             let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-            analyse(fen.as_deref(), &moves, net.as_ref())
+            analyse(fen.as_deref(), &moves, net.as_ref(), think)
         });
         Some(job.await.unwrap_or_else(|_| Err("the analysis crashed".to_string())))
     }
