@@ -102,9 +102,9 @@ fn round_trip<G: Playable>() {
     // The exported net plays with the rules' help it records, unless the spec says otherwise.
     let recorded = G::player(&format!("net(sims=8):{}", out.display()).parse::<PlayerSpec>().unwrap(), 0).unwrap();
     assert_eq!(recorded.name(), format!("net(sims=8,quiet=1,rules=0.5,material=0.25):{}", out.display()));
-    let spec = format!("net(sims=8,rules=0,quiet=0,residual=1):{}", out.display());
+    let spec = format!("net(sims=8,rules=0,quiet=0):{}", out.display());
     let overridden = G::player(&spec.parse::<PlayerSpec>().unwrap(), 0).unwrap();
-    assert_eq!(overridden.name(), format!("net(sims=8,residual=1,material=0.25):{}", out.display()));
+    assert_eq!(overridden.name(), format!("net(sims=8,material=0.25):{}", out.display()));
     let plain = G::player(&format!("net(sims=8):{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0);
     assert_eq!(plain.unwrap().name(), format!("net(sims=8):{}", run.model(3).display()));
     std::fs::remove_dir_all(dir).unwrap();

@@ -171,9 +171,10 @@ fn mcts_player_reports_like_an_engine() {
     assert!(infos >= 1);
     assert_eq!(report.pv.first(), report.best.as_ref());
     assert!(matches!(report.score, Score::Cp(cp) if cp.abs() < 300), "{:?}", report.score);
-    // `go nodes` overrides the spec's simulations.
+    // `go nodes` overrides the spec's simulations: 50 more on the kept tree, whose visits
+    // (200 + 50) the answer rests on.
     let report = player.think(&game, &Limits::nodes(50), &mut |_| {}).unwrap();
-    assert_eq!(report.nodes, 50);
+    assert_eq!((report.searched, report.nodes), (50, 250));
     let settled: PlayerSpec = "mcts:sims=100,eval=quiescence".parse().unwrap();
     assert_eq!(Xiangqi::player(&settled, 1).unwrap().name(), "mcts:sims=100,eval=quiescence");
     for bad in ["mcts:sims=0", "mcts:eval=network", "mcts:eval=quiesce", "mcts:root=minimax", "mcts:depth=3"] {

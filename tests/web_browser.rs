@@ -619,8 +619,29 @@ fn the_analysis_board_shows_the_engine_lines_and_the_net() {
         );
         page.click("button.back").await;
         page.wait_for("back to the lines", "document.querySelectorAll('.analysis-lines li').length === 3").await;
+        // Issue 50: the analysis goes on thinking, deeper each time, until stopped (from the
+        // start, where no forced result ends the deepening).
+        page.client.goto(&format!("{}/#/analysis", session.base)).await.expect("the start analysed");
+        page.wait_for(
+            "the start's lines",
+            "document.querySelectorAll('svg.board .piece').length === 32 \
+             && document.querySelectorAll('.analysis-lines li').length === 3",
+        )
+        .await;
+        let depth = "+(document.getElementById('status').textContent.match(/depth (\\d+)/) || [0, 0])[1]";
+        let first = page.eval(&depth).await.as_u64().expect("a depth");
+        page.click("button.keep-thinking").await;
+        page.wait_for("a deeper search", &format!("{depth} > {first}")).await;
+        assert_eq!(page.text("button.keep-thinking").await, "Stop thinking");
+        page.click("button.keep-thinking").await;
+        assert_eq!(page.text("button.keep-thinking").await, "Keep thinking");
     });
     let _ = std::fs::remove_file(net);
+}
+
+/// Whether the status line starts with `text` (false while the page has none yet).
+fn status_starts(text: &str) -> String {
+    format!("(document.getElementById('status') || {{textContent: ''}}).textContent.startsWith('{text}')")
 }
 
 /// The value of the link field `class` (`opponent-link`, `watch-link`) of a game page.
@@ -670,8 +691,7 @@ fn a_seat_is_taken_only_as_its_creator_allowed() {
             .await;
         assert_eq!(refused, 409, "a join without the link");
         friend.client.goto(&invite).await.expect("the invite opens");
-        friend.wait_for("the friend at Black", "document.getElementById('status').textContent.startsWith('Red to move')")
-            .await;
+        friend.wait_for("the friend at Black", &status_starts("Red to move")).await;
         assert!(friend.text(".seat.bottom .seat-name").await.contains("(you)"));
 
         // Open to anyone: the stranger joins from the lobby, the invite is void.
@@ -680,9 +700,7 @@ fn a_seat_is_taken_only_as_its_creator_allowed() {
         stranger.wait_for("the open game in the lobby", &lobby_lists(&open)).await;
         stranger.screenshot("seats-lobby-phone").await;
         stranger.click(&format!(".lobby li[data-game=\"{open}\"] button.primary")).await;
-        stranger
-            .wait_for("the stranger at Black", "document.getElementById('status').textContent.startsWith('Red to move')")
-            .await;
+        stranger.wait_for("the stranger at Black", &status_starts("Red to move")).await;
         friend.client.goto(&invite).await.expect("the void invite opens");
         friend
             .wait_for(
@@ -692,12 +710,7 @@ fn a_seat_is_taken_only_as_its_creator_allowed() {
             .await;
         assert!(!friend.text(".seat.bottom .seat-name").await.contains("(you)"), "the friend holds a seat");
         friend.screenshot("seats-void-invite-desktop").await;
-        creator
-            .wait_for(
-                "the creator told",
-                "document.getElementById('status').textContent.includes('A player from the lobby took')",
-            )
-            .await;
+        creator.wait_for("the creator told", &status_starts("A player from the lobby took")).await;
         creator.screenshot("seats-creator-told-desktop").await;
         let icon = "fetch(document.querySelector('link[rel=icon]').href).then(r => r.status + ' ' + r.headers.get('content-type'))";
         assert_eq!(creator.eval(icon).await, "200 image/svg+xml", "the page's favicon");
@@ -734,8 +747,6 @@ fn an_engine_game_survives_restarts_of_the_server() {
     let page = session.page();
     let base = &session.base;
     let moves_are = |n: usize| format!("document.querySelectorAll('.moves .move').length === {n}");
-    let status_starts =
-        |text: &str| format!("(document.getElementById('status') || {{textContent: ''}}).textContent.startsWith('{text}')");
     session.run(async {
         open_start_screen(&page, base).await;
         page.click("label[for=\"mode-engine\"]").await;
@@ -757,16 +768,15 @@ fn an_engine_game_survives_restarts_of_the_server() {
         new_net();
         session.restart_server(&["easy=alphabeta:depth=1"], session.dir());
         page.client.refresh().await.expect("the page reloads");
-        page.wait_for("our turn after the second restart", &status_starts("Your move")).await;
-        click_move(&page, "i0", "i1", 5).await;
         page.wait_for("the page says the engine is missing", &status_starts("The engine `tiny-gen0001` cannot be had"))
             .await;
         page.wait_for("the engine choice", "!!document.querySelector('.actions .change-engine')").await;
         assert!(page.text("#status").await.contains("has changed"), "the reason named");
         page.screenshot("engine-missing-desktop").await;
         page.click(".actions .change-engine").await;
-        page.wait_for("easy's reply", &moves_are(6)).await;
         page.wait_for("our turn against easy", &status_starts("Your move")).await;
+        click_move(&page, "i0", "i1", 5).await;
+        page.wait_for("easy's reply", &moves_are(6)).await;
         assert!(page.text(".seat.top .seat-name").await.contains("engine: easy"));
     });
 }
