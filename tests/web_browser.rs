@@ -619,6 +619,19 @@ fn the_analysis_board_shows_the_engine_lines_and_the_net() {
         );
         page.click("button.back").await;
         page.wait_for("back to the lines", "document.querySelectorAll('.analysis-lines li').length === 3").await;
+        // Issue 50: the variation tree keeps the line explored; forward goes along it.
+        assert_eq!(page.eval("document.querySelector('.variations .tree-move').dataset.path").await, "i0i9");
+        page.click("button.forward").await;
+        page.wait_for("forward to the mate", "document.getElementById('status').textContent === 'Red wins by checkmate'")
+            .await;
+        // A record pasted on the start screen is analysed move by move.
+        open_start_screen(&page, &session.base).await;
+        let record = page.client.find(fantoccini::Locator::Id("start-record")).await.expect("the record field");
+        record.send_keys("1. C2.5 H8+7").await.expect("the record typed");
+        page.click("#analyse-position").await;
+        page.wait_for("the record's moves in the tree", "document.querySelectorAll('.variations .tree-move').length === 2")
+            .await;
+        assert!(page.eval("location.hash").await.as_str().unwrap().contains("moves=h2e2%2Ch9g7"));
         // Issue 50: the analysis goes on thinking, deeper each time, until stopped (from the
         // start, where no forced result ends the deepening).
         page.client.goto(&format!("{}/#/analysis", session.base)).await.expect("the start analysed");

@@ -17,6 +17,27 @@ let keepThinking = false;
 const FIRST_MS = 800;
 const LONGEST_MS = 10000;
 
+/** The variation trees explored in this page, by start position (the `fen` given, "" for
+ *  the start): nodes {move, names, children}, a node's first child its main line. Kept
+ *  while the page is open, across the positions (each its own link) one explores. */
+const trees = new Map();
+
+/** The node after `moves` in the tree of `start`, made where missing (a new branch). */
+function nodeAt(start, moves, namesOf) {
+  if (!trees.has(start)) trees.set(start, { move: null, names: null, children: [] });
+  let node = trees.get(start);
+  for (const [i, move] of moves.entries()) {
+    let child = node.children.find((c) => c.move === move);
+    if (!child) {
+      child = { move, names: null, children: [] };
+      node.children.push(child);
+    }
+    child.names = child.names || namesOf(i);
+    node = child;
+  }
+  return node;
+}
+
 /** The lead in centipawns that gives the leader 88% of the bar (tanh 1). */
 const BAR_CP = 800;
 
@@ -73,9 +94,11 @@ export class AnalysisView {
     this.notation = new NotationSwitch(() => this.render());
     this.lines = h("ol", { class: "analysis-lines", "aria-label": "engine lines" });
     this.net = h("div", { class: "net-view" });
+    this.variations = h("div", { class: "variations", "aria-label": "variations explored" });
     this.actions = h("div", { class: "actions" }, [
       (this.thinkButton = h("button", { type: "button", class: "keep-thinking", onclick: () => this.toggleThinking() }, "")),
       h("button", { type: "button", class: "back", onclick: () => this.back() }, "Back a move"),
+      h("button", { type: "button", class: "forward", onclick: () => this.forward() }, "Forward"),
       h("button", { type: "button", class: "flip", onclick: () => this.flip() }, "Flip board"),
       h("button", { type: "button", class: "copy-fen", onclick: () => this.copyFen() }, "Copy FEN"),
       h("a", { class: "button", href: "#/" }, "New game"),
@@ -85,6 +108,7 @@ export class AnalysisView {
       h("aside", { class: "side-column" }, [
         this.status, this.actions,
         h("div", { class: "panel analysis-panel" }, [h("h3", {}, "Engine (alpha-beta)"), this.notation.element, this.lines]),
+        h("div", { class: "panel" }, [h("h3", {}, "Moves and variations"), this.variations]),
         this.net,
       ]),
     ]));
@@ -107,6 +131,14 @@ export class AnalysisView {
     }
     this.thinking = false;
     if (this.gone) return;
+    if (this.analysis.moves.length > this.moves.length) {
+      // A record was given as the position: its moves become steps of the board.
+      this.fen = this.analysis.start;
+      this.moves = this.analysis.moves;
+      location.replace(analysisLink(this.fen, this.moves));
+      return;
+    }
+    this.node = nodeAt(this.fen || "", this.moves, () => null);
     this.render();
     if (keepThinking && ms < LONGEST_MS && this.analysis.legal.length) this.load(Math.min(ms * 2, LONGEST_MS));
   }
@@ -130,9 +162,17 @@ export class AnalysisView {
     return `${side} to move · depth ${analysis.depth}${analysis.check ? " · check!" : ""}${more}`;
   }
 
-  /** Goes to the position after `move`, one of the legal moves here. */
+  /** Goes to the position after `move`, one of the legal moves here (a new branch of the
+   *  tree when it is not one yet). */
   explore(move) {
+    const names = this.analysis.legal_names[this.analysis.legal.indexOf(move)];
+    nodeAt(this.fen || "", [...this.moves, move], (i) => (i === this.moves.length ? names : null));
     this.go([...this.moves, move]);
+  }
+
+  /** Along the main line of the tree from here. */
+  forward() {
+    if (this.node && this.node.children.length) this.go([...this.moves, this.node.children[0].move]);
   }
 
   back() {
@@ -178,12 +218,50 @@ export class AnalysisView {
     this.status.textContent = analysis.over ? analysis.over : this.statusText();
     this.status.classList.toggle("over", Boolean(analysis.over));
     this.actions.querySelector(".back").disabled = this.moves.length === 0;
+    this.actions.querySelector(".forward").disabled = !this.node || this.node.children.length === 0;
+    this.renderVariations();
     this.notation.update();
     this.lines.replaceChildren(...analysis.lines.map((line) => h("li", { "data-move": line.moves[0] }, [
       h("span", { class: "line-score" }, scoreText(line, redToMove)),
       h("span", { class: "line-moves" }, line.moves.map((move, i) => this.name(move, line.names[i])).join(" ")),
     ])));
     this.renderNet(analysis.net, redToMove);
+  }
+
+  /** The tree as players write it: the main line numbered, each branch in parentheses
+   *  after the move it replaces; every move a link to its position, this one marked. */
+  renderVariations() {
+    const root = trees.get(this.fen || "");
+    const redFirst = !this.fen || / w\b/.test(this.fen) || this.fen === "startpos";
+    const label = (node, ply) => {
+      const name = node.names ? moveName(node.move, node.names, chosenNotation()) : node.move;
+      const number = Math.floor(ply / 2) + 1;
+      const red = (ply % 2 === 0) === redFirst;
+      return red ? `${number}. ${name}` : name;
+    };
+    const line = (node, path, ply) => {
+      const parts = [];
+      while (node.children.length) {
+        const [main, ...others] = node.children;
+        const mainPath = [...path, main.move];
+        parts.push(this.moveButton(label(main, ply), mainPath));
+        for (const other of others) {
+          parts.push(h("span", { class: "branch" }, ["(", this.moveButton(label(other, ply), [...path, other.move]),
+            ...line(other, [...path, other.move], ply + 1), ")"]));
+        }
+        node = main;
+        path = mainPath;
+        ply += 1;
+      }
+      return parts;
+    };
+    this.variations.replaceChildren(...(root ? line(root, [], 0) : []));
+  }
+
+  moveButton(text, path) {
+    const here = path.length === this.moves.length && path.every((move, i) => move === this.moves[i]);
+    return h("button", { type: "button", class: `tree-move${here ? " here" : ""}`, "data-path": path.join(","),
+      onclick: () => this.go(path) }, text);
   }
 
   renderBar(best, redToMove, over) {

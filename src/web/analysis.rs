@@ -13,7 +13,7 @@ use super::engines::Engine;
 use super::protocol::MoveNames;
 use super::table::Board;
 use crate::eval::{net_evaluator, net_opinion, PlayerSpec};
-use crate::game::xiangqi::{position_or_record, Move, Xiangqi};
+use crate::game::xiangqi::{position_or_record, Move, Notation, Xiangqi};
 use crate::game::{Game, Player as Seat, Status};
 use crate::play::View;
 use crate::search::xiangqi::AlphaBeta;
@@ -62,6 +62,10 @@ impl AnalysisNet {
 /// What the page shows of an analysed position.
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
+    /// The position the moves start from (a record's start when one was given).
+    pub start: String,
+    /// Every move from `start` to this position, in ICCS: a record's, then those asked for.
+    pub moves: Vec<String>,
     /// The position's text.
     pub fen: String,
     /// The cells, top rank first (as in the `state` frame).
@@ -149,6 +153,8 @@ pub fn analyse(
     let think = think.unwrap_or(THINK).min(MAX_THINK);
     let (depth, lines) = if legal.is_empty() { (0, Vec::new()) } else { best_lines(&game, think) };
     Ok(Analysis {
+        start: game.start_fen(),
+        moves: game.move_texts(Notation::Iccs),
         fen: game.to_text(),
         board: game.cells(),
         to_move: if game.to_move() == Seat::First { "red" } else { "black" }.to_string(),
