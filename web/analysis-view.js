@@ -108,7 +108,7 @@ export class AnalysisView {
       h("aside", { class: "side-column" }, [
         this.status, this.actions,
         h("div", { class: "panel analysis-panel" }, [h("h3", {}, "Engine (alpha-beta)"), this.notation.element, this.lines]),
-        h("div", { class: "panel" }, [h("h3", {}, "Moves and variations"), this.variations]),
+        (this.tree = h("div", { class: "panel analysis-panel", hidden: true }, [h("h3", {}, "Moves and variations"), this.variations])),
         this.net,
       ]),
     ]));
@@ -256,6 +256,7 @@ export class AnalysisView {
       return parts;
     };
     this.variations.replaceChildren(...(root ? line(root, [], 0) : []));
+    this.tree.hidden = !root || root.children.length === 0;
   }
 
   moveButton(text, path) {
