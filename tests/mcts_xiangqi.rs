@@ -6,12 +6,12 @@
 mod common;
 
 use serde::Deserialize;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
 use xiangqi_zero::mcts::{
     Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator,
 };
+use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::{Limits, Score};
 
 #[derive(Deserialize)]

@@ -653,10 +653,8 @@ fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds: f64) -> an
 
     use burn::tensor::Device;
     use xiangqi_zero::mcts::Guided;
-    use xiangqi_zero::nn::{CpuNet, Encoding, Net};
-    use xiangqi_zero::selfplay::{
-        on_worker_threads, play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress, SelfPlaySettings,
-    };
+    use xiangqi_zero::nn::{CpuNet, Encoding, Inference, Net, NetEvaluator};
+    use xiangqi_zero::selfplay::{on_worker_threads, play_games, SelfPlayJob, SelfPlayProgress, SelfPlaySettings};
 
     let SelfplaySetup { net: config, search, games, model } = setup;
     let (batch, sims) = (search.batch_size, search.simulations);

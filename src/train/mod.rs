@@ -17,6 +17,7 @@
 //!   net of each run in a folder, as `serve` offers them.
 
 mod contribute;
+mod export;
 mod forecast;
 mod game;
 mod ladder;
@@ -33,6 +34,7 @@ mod trainer;
 mod window;
 
 pub use contribute::contribute;
+pub use export::{export, ExportError};
 pub use forecast::Forecast;
 pub use game::{NewGame, TrainableGame};
 pub use loader::{make_batch, spawn_loader, Batch};

@@ -23,11 +23,8 @@ use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
 use crate::config::Config;
 use crate::mcts::Guided;
-use crate::nn::Net;
-use crate::selfplay::{
-    play_games, read_shard, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport,
-    ShardError,
-};
+use crate::nn::{Inference, Net, NetEvaluator};
+use crate::selfplay::{play_games, read_shard, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport, ShardError};
 use crate::storage;
 
 /// Why a run stopped with an error: one line.
