@@ -5,7 +5,6 @@
 
 pub mod allocator;
 pub mod atomic;
-pub mod config;
 pub mod date;
 pub mod engine;
 pub mod game;

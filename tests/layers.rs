@@ -25,10 +25,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("players", &["game", "search", "mcts", "nn"]),
     ("matches", &["players", "records", "game", "search", "mcts"]),
     ("selfplay", &["mcts", "nn", "game", "records"]),
-    // The run's config gathers the settings of the layers it configures, `train`'s
-    // included: the one edge up left (`train` reads its run through the config).
-    ("config", &["train", "selfplay", "players", "nn", "mcts", "game"]),
-    ("train", &["config", "selfplay", "matches", "players", "nn", "mcts", "game"]),
+    ("train", &["selfplay", "matches", "players", "nn", "mcts", "game"]),
     ("engine", &["players", "search", "game"]),
     ("play", &["players", "records", "search", "game"]),
     // The web server offers the nets of the runs in a folder (`train::trained_nets`).

@@ -8,7 +8,6 @@ use clap::{Args as ClapArgs, Subcommand};
 
 use super::bench_peer::{self, Engine, Protocol, PyTorch, PyTorchJob};
 use super::GameKind;
-use xiangqi_zero::config::{Config, GameName};
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
@@ -16,6 +15,7 @@ use xiangqi_zero::mcts::SearchConfig;
 use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
+use xiangqi_zero::train::config::{Config, GameName};
 
 /// Arguments of `bench`.
 #[derive(ClapArgs, Debug)]

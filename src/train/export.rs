@@ -8,8 +8,8 @@ use std::time::SystemTime;
 
 use burn::tensor::Device;
 
+use super::config::{Config, ConfigError};
 use super::{read_metrics, MetricsError, RunDir, RunDirError};
-use crate::config::{Config, ConfigError};
 use crate::date::utc_timestamp;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;

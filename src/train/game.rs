@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::rngs::StdRng;
 
-use crate::config::Config;
+use super::config::Config;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::matches::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Start};

@@ -4,11 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::config::{Config, FIRST_NET_RUNG};
 use super::game::TrainableGame;
 use super::metrics::{EloResult, LadderElo};
 use super::run::{fail, RunError};
 use super::run_dir::{generation_name, RunDir};
-use crate::config::{Config, FIRST_NET_RUNG};
 use crate::game::xiangqi::Notation;
 use crate::matches::ratings::{place, round_robin_elo, Pairing, Rung};
 use crate::matches::{run_match, MatchConfig, Score};
