@@ -5,13 +5,15 @@
 
 pub mod allocator;
 pub mod atomic;
-pub mod config;
+pub mod date;
 pub mod engine;
-pub mod eval;
 pub mod game;
+pub mod matches;
 pub mod mcts;
 pub mod nn;
 pub mod play;
+pub mod players;
+pub mod records;
 pub mod search;
 pub mod selfplay;
 pub mod storage;

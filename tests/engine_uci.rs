@@ -4,9 +4,9 @@ use std::io::Cursor;
 use std::sync::{Arc, Mutex};
 
 use xiangqi_zero::engine::serve;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::Score;
 
 /// Feeds `script` to an engine serving `player` and returns what it printed. (Without a

@@ -7,12 +7,12 @@ use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 
 use burn::tensor::Device;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
+use xiangqi_zero::date::utc_timestamp;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::nn::export::utc_timestamp;
-use xiangqi_zero::nn::{export, CpuNet, Encoding, Net, NetConfig, NetInfo, ENCODING_VERSION};
-use xiangqi_zero::train::{append_metrics, GenerationMetrics, RunDir, RunState};
+use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig, NetInfo, ENCODING_VERSION};
+use xiangqi_zero::players::{Playable, PlayerSpec};
+use xiangqi_zero::train::{append_metrics, export, GenerationMetrics, RunDir, RunState};
 
 const TRAINING_CONFIG: &str = "name = \"tiny\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n\
                                [search]\nquiet_leaves = true\nrules_prior = 0.5\nrules_value = 0.25\n";

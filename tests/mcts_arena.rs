@@ -2,9 +2,10 @@
 
 mod common;
 
-use xiangqi_zero::eval::{run_match, Playable};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::matches::run_match;
+use xiangqi_zero::players::Playable;
 
 /// 20 games (10 starts, both colours), two at a time: the score of the MCTS player.
 fn score_against_random<G: Playable>() -> f64 {

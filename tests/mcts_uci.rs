@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use common::last_info;
 use xiangqi_zero::engine::serve;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::players::{Playable, PlayerSpec};
 
 /// What an engine serving `mcts:sims=300` prints for `script`.
 fn engine_output(script: &str) -> String {

@@ -6,12 +6,12 @@
 mod common;
 
 use serde::Deserialize;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
 use xiangqi_zero::mcts::{
     Budget, Evaluator, Material, MaterialEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator,
 };
+use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::{Limits, Score};
 
 #[derive(Deserialize)]
@@ -314,8 +314,8 @@ fn settled_balance_takes_hanging_pieces_and_leaves_defended_ones() {
 
 #[test]
 fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
-    use xiangqi_zero::config::Config;
     use xiangqi_zero::mcts::Batch;
+    use xiangqi_zero::train::config::Config;
     // Whoever moves takes the other's chariot: level as it stands, a chariot up settled.
     let game = Xiangqi::from_fen("5k3/9/9/9/r8/9/9/9/9/R2K5 w - - 0 1", Default::default()).unwrap();
     let value_under = |run_table: &str| {

@@ -12,10 +12,12 @@ use std::time::{Duration, Instant};
 use burn::tensor::Device;
 use common::last_info;
 use xiangqi_zero::engine::{parse_go, serve};
-use xiangqi_zero::eval::{run_match, MatchConfig, Playable, Start};
 use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
 use xiangqi_zero::game::{Game, Status};
-use xiangqi_zero::nn::{export, Net, NetConfig};
+use xiangqi_zero::matches::{run_match, MatchConfig, Start};
+use xiangqi_zero::nn::{Net, NetConfig};
+use xiangqi_zero::players::Playable;
+use xiangqi_zero::train::export;
 
 /// An exported random 1×8 Xiangqi net, made once per test binary.
 fn net_file() -> &'static PathBuf {

@@ -16,10 +16,9 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Player};
 use xiangqi_zero::mcts::SearchConfig;
-use xiangqi_zero::nn::{Encoding, Net, NetConfig};
+use xiangqi_zero::nn::{Encoding, Inference, Net, NetConfig, NetEvaluator};
 use xiangqi_zero::selfplay::{
-    play_games, read_shard, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport,
-    SelfPlaySettings,
+    play_games, read_shard, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport, SelfPlaySettings,
 };
 
 /// A fresh directory for one test.

@@ -6,14 +6,14 @@
 use std::path::Path;
 use std::process::Command;
 
-use xiangqi_zero::config::Config;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::RulesHelp;
 use xiangqi_zero::nn::{shipped_net, NetInfo};
+use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::Limits;
+use xiangqi_zero::train::config::Config;
 
 /// The most a shipped net may weigh.
 const MAX_BYTES: usize = 8 << 20;
@@ -37,7 +37,8 @@ fn check_shipped<G: Playable>() -> bool {
     let info = NetInfo::parse(&file, bytes).unwrap();
     assert_eq!(info.config.game, G::NAME);
     let p = &info.provenance;
-    let (training, _removed_keys) = Config::parse(p.training_config.as_deref().expect("its training config"), "shipped").unwrap();
+    let (training, _removed_keys) =
+        Config::parse(p.training_config.as_deref().expect("its training config"), "shipped").unwrap();
     assert_eq!(p.run.as_deref(), Some(training.name.as_str()));
     let trained_with = RulesHelp::of(&training.search.for_play(0)).to_string();
     assert_eq!(p.play.map(|help| help.to_string()), Some(trained_with));

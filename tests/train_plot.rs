@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use common::{assert_fails, run, TempDir};
-use xiangqi_zero::eval::ladder::{Placement, Rung};
+use xiangqi_zero::matches::ratings::{Placement, Rung};
 use xiangqi_zero::train::{
     append_metrics, draw_plots, read_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
 };
@@ -93,7 +93,7 @@ fn a_nan_loss_reads_back_as_nan() {
 #[test]
 fn elo_from_score_matches_the_match_statistics() {
     let result = EloResult::from_score("random", 60, 20, 20);
-    let expected = xiangqi_zero::eval::elo_estimate(&xiangqi_zero::eval::Score::new(60, 20, 20)).unwrap();
+    let expected = xiangqi_zero::matches::elo_estimate(&xiangqi_zero::matches::Score::new(60, 20, 20)).unwrap();
     assert_eq!(result.games, 100);
     assert_eq!((result.elo, result.low, result.high), (expected.elo, expected.lower, expected.upper));
     assert!(result.low < result.elo && result.elo < result.high);

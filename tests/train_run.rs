@@ -12,11 +12,11 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::micro_config;
-use xiangqi_zero::config::Config;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
 use xiangqi_zero::selfplay::{read_shard, SampleShape};
+use xiangqi_zero::train::config::Config;
 use xiangqi_zero::train::{read_metrics, trained_nets, RunDir};
 
 /// A fresh directory for one test, holding `config.toml` with `config`.

@@ -8,9 +8,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use common::{assert_fails, binary, run_with_input, TempDir};
-use xiangqi_zero::eval::GameRecord;
 use xiangqi_zero::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
 use xiangqi_zero::game::Game;
+use xiangqi_zero::records::GameRecord;
 
 /// The 14-ply game of tests/xiangqi_record_import.rs, in ICCS.
 const MOVES: [&str; 14] =

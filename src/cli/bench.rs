@@ -8,7 +8,6 @@ use clap::{Args as ClapArgs, Subcommand};
 
 use super::bench_peer::{self, Engine, Protocol, PyTorch, PyTorchJob};
 use super::GameKind;
-use xiangqi_zero::config::{Config, GameName};
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
@@ -16,6 +15,7 @@ use xiangqi_zero::mcts::SearchConfig;
 use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
+use xiangqi_zero::train::config::{Config, GameName};
 
 /// Arguments of `bench`.
 #[derive(ClapArgs, Debug)]
@@ -653,10 +653,8 @@ fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds: f64) -> an
 
     use burn::tensor::Device;
     use xiangqi_zero::mcts::Guided;
-    use xiangqi_zero::nn::{CpuNet, Encoding, Net};
-    use xiangqi_zero::selfplay::{
-        on_worker_threads, play_games, Inference, NetEvaluator, SelfPlayJob, SelfPlayProgress, SelfPlaySettings,
-    };
+    use xiangqi_zero::nn::{CpuNet, Encoding, Inference, Net, NetEvaluator};
+    use xiangqi_zero::selfplay::{on_worker_threads, play_games, SelfPlayJob, SelfPlayProgress, SelfPlaySettings};
 
     let SelfplaySetup { net: config, search, games, model } = setup;
     let (batch, sims) = (search.batch_size, search.simulations);

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
-use xiangqi_zero::eval::{EngineProcess, WaitError};
 use xiangqi_zero::nn::NetConfig;
+use xiangqi_zero::players::{EngineProcess, WaitError};
 
 /// The protocol an external engine speaks.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]

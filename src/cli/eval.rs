@@ -7,12 +7,13 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args as ClapArgs;
 
 use super::GameKind;
-use xiangqi_zero::config::RuleSettings;
-use xiangqi_zero::eval::{
-    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
-    xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, PlayerSpec, Sprt, Start,
-};
 use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
+use xiangqi_zero::matches::{
+    banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
+    xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, Sprt, Start,
+};
+use xiangqi_zero::players::PlayerSpec;
+use xiangqi_zero::train::config::RuleSettings;
 
 /// Arguments of `eval`.
 #[derive(ClapArgs, Debug)]

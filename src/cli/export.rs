@@ -10,7 +10,8 @@ use std::process::Command;
 
 use clap::Args as ClapArgs;
 
-use xiangqi_zero::nn::{export, NetInfo};
+use xiangqi_zero::nn::NetInfo;
+use xiangqi_zero::train::export;
 
 /// Arguments of `export`.
 #[derive(ClapArgs, Debug)]

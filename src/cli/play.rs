@@ -10,11 +10,12 @@ use clap::Args as ClapArgs;
 
 use super::GameKind;
 use xiangqi_zero::atomic::write_atomically;
-use xiangqi_zero::eval::{GameRecord, PlayerSpec};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::play::{play, Setup, Style, View};
+use xiangqi_zero::players::PlayerSpec;
+use xiangqi_zero::records::GameRecord;
 
 /// Arguments of `play`.
 #[derive(ClapArgs, Debug)]

@@ -7,10 +7,11 @@ use anyhow::{anyhow, bail};
 use clap::Args as ClapArgs;
 
 use super::records::read_xiangqi_records;
-use xiangqi_zero::eval::{judged_positions, net_evaluator, policy_check, refereed_positions};
 use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::matches::{judged_positions, policy_check, refereed_positions};
 use xiangqi_zero::mcts::{Guided, SearchConfig, UniformEvaluator};
 use xiangqi_zero::nn::NetSource;
+use xiangqi_zero::players::net_evaluator;
 
 /// Arguments of `policy-check`.
 #[derive(ClapArgs, Debug)]
@@ -52,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.depth
     );
     println!("{:>6}  {:>6}  {:>10}  priors", "top-1", "top-3", "mean prior");
-    let print = |check: xiangqi_zero::eval::PolicyCheck, name: &str| {
+    let print = |check: xiangqi_zero::matches::PolicyCheck, name: &str| {
         println!("{:>6.3}  {:>6.3}  {:>10.3}  {name}", check.top1, check.top3, check.mean_prior);
     };
     let share = |rules_prior: f32| SearchConfig { rules_prior, ..SearchConfig::default() };

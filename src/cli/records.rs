@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 
-use xiangqi_zero::eval::GameRecord;
+use xiangqi_zero::records::GameRecord;
 
 /// Every game of the `games.jsonl` files at `paths`, which must all be Xiangqi games;
 /// `command` names the command in the error for another game's record.

@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail};
 use clap::Args as ClapArgs;
 
-use xiangqi_zero::config::{Config, GameName};
-use xiangqi_zero::eval::net_spec_name;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::device::device;
 use xiangqi_zero::nn::NetSource;
+use xiangqi_zero::players::net_spec_name;
+use xiangqi_zero::train::config::{Config, GameName};
 use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions, CHECKPOINTS};
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.

@@ -6,8 +6,8 @@ use anyhow::{anyhow, Context};
 use clap::Args as ClapArgs;
 
 use xiangqi_zero::engine;
-use xiangqi_zero::eval::{Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::players::{Playable, PlayerSpec};
 
 /// Arguments of `uci`.
 #[derive(ClapArgs, Debug)]

@@ -6,8 +6,9 @@ use anyhow::{anyhow, bail};
 use clap::Args as ClapArgs;
 
 use super::records::read_xiangqi_records;
-use xiangqi_zero::eval::{judged_positions, value_check, Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::matches::{judged_positions, value_check};
+use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::Limits;
 
 /// Arguments of `value-check`.

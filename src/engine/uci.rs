@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::parse_go;
-use crate::eval::{Player, SpinOption};
 use crate::game::xiangqi::{Move, Xiangqi};
 use crate::game::{Game, Player as Seat};
+use crate::players::{Player, SpinOption};
 use crate::search::{Report, Score};
 
 /// Where the engine writes its answers, shared with the search thread.

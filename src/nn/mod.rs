@@ -6,11 +6,13 @@
 //!   [`crate::game::banqi::Banqi`] ([`encode_banqi`]), with their board symmetries.
 //! - [`Net`] is the burn model ([`model`]), trained with [`loss::losses`], saved and
 //!   loaded as safetensors ([`store`]) with their metadata ([`info`]: game, shape,
-//!   [`ENCODING_VERSION`]), exported for use elsewhere ([`mod@export`]), on the device
-//!   [`device::device`] picks.
+//!   [`ENCODING_VERSION`]), on the device [`device::device`]
+//!   picks.
 //! - [`conv3x3`] and [`batch_norm`] give burn's `flex` backend our own 3×3 convolution
 //!   and training batch-norm.
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
+//! - [`NetEvaluator`]: the net as the search's evaluator, over our CPU forward pass or
+//!   burn's on a GPU ([`Inference`]).
 //! - [`Net::average`] is the mean of several nets (stochastic weight averaging).
 //! - [`shipped_net`]: the nets that ship in the binary; [`NetSource`]: a file or one of them.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
@@ -23,7 +25,7 @@ pub mod device;
 pub mod encode_banqi;
 pub mod encode_xiangqi;
 mod encoding;
-pub mod export;
+mod evaluator;
 mod fast;
 mod flex_data;
 pub mod info;
@@ -36,7 +38,7 @@ pub mod store;
 
 pub use average::AverageError;
 pub use encoding::{transform_planes, transform_policy, Encoding};
-pub use export::{export, ExportError};
+pub use evaluator::{Inference, NetEvaluator};
 pub use fast::CpuNet;
 pub use info::{NetInfo, Provenance, ENCODING_VERSION};
 pub use model::{Net, NetConfig, NetOutput, PolicyHead, PolicyLayers};

@@ -10,10 +10,10 @@ use rand::SeedableRng;
 
 use super::command::{help, Command};
 use super::{Ending, Style, View};
-use crate::eval::record::move_entry;
-use crate::eval::{GameRecord, Player as Engine, PlayerSpec};
 use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, RepetitionWarning, Status};
+use crate::players::{Player as Engine, PlayerSpec};
+use crate::records::{move_entry, GameRecord};
 use crate::search::Limits;
 
 /// The engine that gives hints when no seat has one.

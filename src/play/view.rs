@@ -1,9 +1,9 @@
 //! How a game is shown at the table: its board, its seats' names, what to announce.
 
 use super::Style;
-use crate::eval::Playable;
 use crate::game::xiangqi::Notation;
 use crate::game::{GameError, Player as Seat};
+use crate::players::Playable;
 
 /// A game the `play` session can show and play.
 pub trait View: Playable {

@@ -16,11 +16,11 @@ use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
 use super::shard::{write_shard, ShardError};
 use super::worker::SelfPlayJob;
-use crate::eval::GameRecord;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
 use crate::nn::Encoding;
+use crate::records::GameRecord;
 use crate::storage;
 
 /// What a worker's finished games add up to.

@@ -1,8 +1,6 @@
 //! Self-play: workers that play many games at once through the MCTS driver with a
-//! network evaluator, and the training samples they write as `.npz` shards.
+//! network evaluator ([`crate::nn::NetEvaluator`]), and the training samples they write as `.npz` shards.
 //!
-//! - [`NetEvaluator`]: the network as the search's evaluator, over our CPU forward pass
-//!   or burn's on a GPU ([`Inference`]).
 //! - [`play_games`]: a generation's games ([`SelfPlayJob`]) on worker threads under
 //!   [`SelfPlaySettings`], live counts in [`SelfPlayProgress`], a [`SelfPlayReport`] at
 //!   the end; every shard holds whole games, with the same games as PGN beside it.
@@ -12,7 +10,6 @@
 //! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file.
 
 mod collector;
-mod evaluator;
 mod progress;
 mod samples;
 mod settings;
@@ -20,7 +17,6 @@ mod shard;
 mod threads;
 mod worker;
 
-pub use evaluator::{Inference, NetEvaluator};
 pub use progress::{SelfPlayProgress, SelfPlayReport};
 pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};
 pub use settings::SelfPlaySettings;

@@ -6,10 +6,10 @@ use std::sync::atomic::Ordering;
 
 use burn::tensor::Device;
 
+use super::config::Config;
 use super::game::TrainableGame;
 use super::run::{net_player, RunError, RunOptions};
 use super::run_dir::{generation_name, RunDir};
-use crate::config::Config;
 use crate::nn::Net;
 use crate::selfplay::{play_games, SelfPlayJob, SelfPlayProgress};
 

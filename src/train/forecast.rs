@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
+use super::config::Config;
 use super::metrics::GenerationMetrics;
 use super::speed_probe::SpeedProbe;
-use crate::config::Config;
 
 /// The forecast of a run's remaining wall time.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use rand::rngs::StdRng;
 
-use crate::config::Config;
-use crate::eval::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Playable, Start};
+use super::config::Config;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
+use crate::matches::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Start};
 use crate::mcts::Material;
+use crate::players::Playable;
 
 /// How self-play starts each game.
 pub type NewGame<G> = Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>;

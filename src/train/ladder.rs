@@ -4,16 +4,17 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::config::{Config, FIRST_NET_RUNG};
 use super::game::TrainableGame;
 use super::metrics::{EloResult, LadderElo};
 use super::run::{fail, RunError};
 use super::run_dir::{generation_name, RunDir};
-use crate::config::{Config, FIRST_NET_RUNG};
-use crate::eval::ladder::{place, round_robin_elo, Pairing, Rung};
-use crate::eval::{run_match, MatchConfig, PlayerSpec, Score};
 use crate::game::xiangqi::Notation;
+use crate::matches::ratings::{place, round_robin_elo, Pairing, Rung};
+use crate::matches::{run_match, MatchConfig, Score};
 use crate::mcts::RulesHelp;
 use crate::nn::NetSource;
+use crate::players::PlayerSpec;
 use crate::storage;
 
 /// `ladder.json`: the rungs with their Elo and the round robin that rated them.

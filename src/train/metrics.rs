@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::ladder::{standing, Placement, Rung};
-use crate::eval::stats::{elo_estimate, Score};
+use crate::matches::ratings::{standing, Placement, Rung};
+use crate::matches::stats::{elo_estimate, Score};
 use crate::storage;
 
 /// What one generation of a run measured: one line of `metrics.jsonl`.
@@ -97,7 +97,7 @@ pub struct GenerationMetrics {
 /// A net's Elo on the run's ladder (one scale, the first rung at 0), with the rungs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LadderElo {
-    /// Its Elo and 95% interval (always finite: see [`crate::eval::ladder`]).
+    /// Its Elo and 95% interval (always finite: see [`crate::matches::ratings`]).
     #[serde(flatten)]
     pub placement: Placement,
     /// The rungs and their Elo.

@@ -1,6 +1,7 @@
 //! Training: the net learns from the self-play samples of the run's `games/` directory,
 //! generation after generation.
 //!
+//! - [`config::Config`]: the run's TOML config, every layer's settings in one file.
 //! - [`TrainSettings`]: the `[train]` table — batch size, steps per generation, the
 //!   optimiser and its learning-rate schedule, the window's growth.
 //! - [`Window`]: the replay window, the newest shards of `games/`, kept in memory.
@@ -16,7 +17,9 @@
 //!   [`SpeedProbe`] of this machine); [`trained_nets`]: the newest
 //!   net of each run in a folder, as `serve` offers them.
 
+pub mod config;
 mod contribute;
+mod export;
 mod forecast;
 mod game;
 mod ladder;
@@ -33,6 +36,7 @@ mod trainer;
 mod window;
 
 pub use contribute::contribute;
+pub use export::{export, ExportError};
 pub use forecast::Forecast;
 pub use game::{NewGame, TrainableGame};
 pub use loader::{make_batch, spawn_loader, Batch};

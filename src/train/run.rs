@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use burn::tensor::Device;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::config::Config;
 use super::forecast::Forecast;
 use super::game::TrainableGame;
 use super::ladder::{evaluate_net, Evaluation};
@@ -21,13 +22,9 @@ use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
-use crate::config::Config;
 use crate::mcts::Guided;
-use crate::nn::Net;
-use crate::selfplay::{
-    play_games, read_shard, Inference, NetEvaluator, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport,
-    ShardError,
-};
+use crate::nn::{Inference, Net, NetEvaluator};
+use crate::selfplay::{play_games, read_shard, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport, ShardError};
 use crate::storage;
 
 /// Why a run stopped with an error: one line.

@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 
 use burn::tensor::Device;
 
+use super::config::Config;
 use super::game::TrainableGame;
 use super::run::net_player;
 use super::{Batch, Trainer};
-use crate::config::Config;
 use crate::mcts::Evaluator;
 use crate::nn::Net;
 use crate::selfplay::{play_games, SelfPlayJob, SelfPlayProgress};

@@ -12,13 +12,13 @@ use super::ending::sentence;
 use super::engines::Engine;
 use super::protocol::MoveNames;
 use super::table::Board;
-use crate::eval::{net_evaluator, net_opinion, PlayerSpec};
 use crate::game::xiangqi::{position_or_record, Move, Notation, Xiangqi};
 use crate::game::{Game, Player as Seat, Status};
+use crate::nn::NetEvaluator;
 use crate::play::View;
+use crate::players::{net_evaluator, net_opinion, PlayerSpec};
 use crate::search::xiangqi::AlphaBeta;
 use crate::search::{Limits, Score};
-use crate::selfplay::NetEvaluator;
 
 /// The deepest alpha-beta iteration an analysis runs.
 const DEPTH: u32 = 40;

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::table::{check_player, Table};
-use crate::eval::PlayerSpec;
 use crate::nn::{shipped_net, NetInfo, NetSource};
+use crate::players::PlayerSpec;
 use crate::train::OFFERED_SIMULATIONS;
 
 /// The engines offered when `--engine` is not given.
@@ -88,7 +88,9 @@ impl EngineIdentity {
                     .map_err(|e| format!("its net file {} cannot be read: {e}", path.display()))?;
                 (format!("{options}:{}", path.display()), bytes)
             }
-            NetSource::Shipped => (text.to_string(), GAMES.iter().filter_map(|game| shipped_net(game)).flatten().copied().collect()),
+            NetSource::Shipped => {
+                (text.to_string(), GAMES.iter().filter_map(|game| shipped_net(game)).flatten().copied().collect())
+            }
         };
         Ok(EngineIdentity { spec, net_hash: Some(format!("crc32:{:08x}", crc32fast::hash(&bytes))) })
     }
@@ -150,7 +152,11 @@ impl Engine {
 /// (`None`: a game stored before identities were, found by its name alone): the offered
 /// engine that is the same player, else the stored player itself if it can still be had;
 /// or why the game cannot go on against it.
-pub fn restored_engine(name: &str, identity: Option<&EngineIdentity>, offered: &[Engine]) -> Result<PlayerSpec, String> {
+pub fn restored_engine(
+    name: &str,
+    identity: Option<&EngineIdentity>,
+    offered: &[Engine],
+) -> Result<PlayerSpec, String> {
     let missing = |why: String| format!("the engine `{name}` cannot be had on this server: {why}");
     let Some(identity) = identity else {
         let by_name = offered.iter().find(|e| e.name == name).map(|e| e.spec.clone());

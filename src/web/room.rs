@@ -11,13 +11,13 @@ use tokio::sync::{mpsc, watch};
 
 use super::clock::Clock;
 use super::ending::{aborted, outcome};
-use super::hub::now_s;
 use super::engines::{restored_engine, think, Engine, HINT_SPEC};
+use super::hub::now_s;
 use super::protocol::{BySeat, ClientFrame, ClockSetting, ClockView, GameSummary, Outcome, Reply, State};
 use super::store::{GameRow, Store};
 use super::table::{new_table, Table};
-use crate::eval::PlayerSpec;
 use crate::game::{Player as Seat, Status};
+use crate::players::PlayerSpec;
 
 /// What the rooms share: the database and the engines offered.
 pub struct Context {
@@ -211,9 +211,11 @@ impl Room {
     pub fn restore(context: Arc<Context>, row: GameRow, moves: &[String]) -> Result<Arc<Room>, String> {
         let table = replayed(&row, moves)?;
         let first_mover = replayed(&row, &moves[..row.start_plies.min(moves.len())])?.to_move();
-        let engine = row.engine.as_deref().filter(|_| row.mode == "engine").map(|name| {
-            restored_engine(name, row.engine_identity.as_ref(), &context.engines)
-        });
+        let engine = row
+            .engine
+            .as_deref()
+            .filter(|_| row.mode == "engine")
+            .map(|name| restored_engine(name, row.engine_identity.as_ref(), &context.engines));
         let clock = row.clock.map(|(base, increment)| Clock::new(row.left_ms.unwrap_or([base, base]), increment));
         let room = Arc::new(Room {
             id: row.id.clone(),
@@ -290,11 +292,11 @@ impl Room {
     }
 
     /// The game as a record for PGN.
-    pub fn record(&self) -> crate::eval::GameRecord {
+    pub fn record(&self) -> crate::records::GameRecord {
         let inner = self.lock();
         let name = |seat: usize| inner.row.names[seat].clone().unwrap_or_else(|| "?".to_string());
         let end = inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None });
-        crate::eval::GameRecord {
+        crate::records::GameRecord {
             game: inner.row.game.clone(),
             red: name(0),
             black: name(1),
@@ -473,7 +475,8 @@ impl Room {
         if inner.engine_missing().is_none() {
             return Err("the game's engine is playing; the engine is changed only when it cannot be had".to_string());
         }
-        let engine = self.context.engines.iter().find(|e| e.name == name).ok_or_else(|| format!("unknown engine `{name}`"))?;
+        let engine =
+            self.context.engines.iter().find(|e| e.name == name).ok_or_else(|| format!("unknown engine `{name}`"))?;
         if !engine.games.contains(&inner.row.game.as_str()) {
             return Err(format!("engine `{name}` does not play {}", inner.row.game));
         }

@@ -9,11 +9,11 @@ use std::convert::Infallible;
 use rand::rngs::StdRng;
 
 use super::protocol::MoveNames;
-use crate::eval::{Playable, PlayerSpec};
 use crate::game::banqi::{self, Banqi, Piece};
 use crate::game::xiangqi::{Notation, Xiangqi};
 use crate::game::{sample_outcome, Game, GameError, Player as Seat, RepetitionWarning, Status};
 use crate::play::View;
+use crate::players::{Playable, PlayerSpec};
 use crate::search::Limits;
 
 /// What the web shows of a game beyond the [`Game`] trait.

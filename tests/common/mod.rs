@@ -11,9 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
-use xiangqi_zero::eval::{MatchConfig, PlayerSpec, Start};
 use xiangqi_zero::game::xiangqi::Notation;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::matches::{MatchConfig, Start};
+use xiangqi_zero::players::PlayerSpec;
 
 /// Every line of the JSON Lines file `tests/data/<name>`, parsed.
 pub fn read_jsonl<T: DeserializeOwned>(name: &str) -> Vec<T> {

@@ -12,8 +12,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::{Batch, Evaluator};
-use xiangqi_zero::nn::{Encoding, Net, NetConfig};
-use xiangqi_zero::selfplay::{Inference, NetEvaluator};
+use xiangqi_zero::nn::{Encoding, Inference, Net, NetConfig, NetEvaluator};
 
 /// A random 2×16 net of game `G` whose output layers have weights drawn from a seeded
 /// generator in [-1, 1) (far larger than the default's), so that the priors are far from

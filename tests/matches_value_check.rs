@@ -2,8 +2,10 @@
 //! each colour, so a material count orders every position by its game's result and a
 //! player that scores nothing orders none.
 
-use xiangqi_zero::eval::{judged_positions, value_check, GameRecord, Playable, PlayerSpec};
 use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::matches::{judged_positions, value_check};
+use xiangqi_zero::players::{Playable, PlayerSpec};
+use xiangqi_zero::records::GameRecord;
 use xiangqi_zero::search::Limits;
 
 fn record(start: &str, moves: &[&str], result: &str) -> GameRecord {
@@ -28,7 +30,7 @@ fn chariot_games() -> Vec<GameRecord> {
     ]
 }
 
-fn check(spec: &str, every: usize) -> xiangqi_zero::eval::ValueCheck {
+fn check(spec: &str, every: usize) -> xiangqi_zero::matches::ValueCheck {
     let positions = judged_positions(&chariot_games(), every).unwrap();
     let mut player = Xiangqi::player(&spec.parse::<PlayerSpec>().unwrap(), 1).unwrap();
     value_check(player.as_mut(), &positions, &Limits::nodes(1)).unwrap()

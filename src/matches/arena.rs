@@ -10,10 +10,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::record::move_entry;
-use super::{GameRecord, Playable, Player, PlayerSpec, Score, Sprt, SprtDecision};
+use super::{Score, Sprt, SprtDecision};
 use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
+use crate::players::{Playable, Player, PlayerSpec};
+use crate::records::{move_entry, GameRecord};
 use crate::search::Limits;
 use crate::storage;
 

@@ -1,7 +1,7 @@
 //! Player specs: what parses, and the one-line errors for what does not.
 
-use xiangqi_zero::eval::{PlayerSpec, Protocol};
 use xiangqi_zero::nn::NetSource;
+use xiangqi_zero::players::{PlayerSpec, Protocol};
 
 fn error(text: &str) -> String {
     text.parse::<PlayerSpec>().expect_err(text)

@@ -4,10 +4,11 @@
 //! round robin between classical players, say) it says whether a net's value knows more
 //! than a material count, without playing a match.
 
-use crate::eval::{GameRecord, Player, PlayerError};
 use crate::game::xiangqi::Xiangqi;
 use crate::game::{Game, Player as Side, Status};
 use crate::mcts::Material;
+use crate::players::{Player, PlayerError};
+use crate::records::GameRecord;
 use crate::search::{Limits, Score};
 
 /// A position of a recorded game and that game's result from its mover's view.

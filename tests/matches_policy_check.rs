@@ -3,9 +3,9 @@
 //! the victim) put it first, and flat priors rank it as a random guess among the legal
 //! moves would.
 
-use xiangqi_zero::eval::{policy_check, refereed_positions};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::matches::{policy_check, refereed_positions};
 use xiangqi_zero::mcts::{Guided, SearchConfig, UniformEvaluator};
 
 /// Red: General e0, Chariot a0; Black: General f9, Chariot a4 (unguarded, and attacking

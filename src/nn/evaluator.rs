@@ -8,9 +8,9 @@ use std::marker::PhantomData;
 use burn::module::Module;
 use burn::tensor::Device;
 
+use super::policy::{masked_softmax, wdl};
+use super::{CpuNet, Encoding, Net, NetConfig};
 use crate::mcts::{Batch, Evaluator, Wdl};
-use crate::nn::policy::{masked_softmax, wdl};
-use crate::nn::{CpuNet, Encoding, Net, NetConfig};
 
 /// Which forward pass runs the net.
 #[derive(Clone, Debug)]

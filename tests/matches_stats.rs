@@ -1,7 +1,7 @@
 //! Match statistics against worked values: Elo from a score, the 95% interval, LOS, and
 //! the SPRT on synthetic result streams.
 
-use xiangqi_zero::eval::stats::{
+use xiangqi_zero::matches::stats::{
     elo_estimate, elo_from_fraction, erf, fraction_from_elo, likelihood_of_superiority, Score, Sprt, SprtDecision,
 };
 

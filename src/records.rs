@@ -18,6 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::date::pgn_date;
 use crate::game::xiangqi::{Notation, Xiangqi};
 use crate::game::Game;
 
@@ -227,19 +228,4 @@ fn full_width_digits(text: &str) -> String {
 /// A PGN tag value: backslashes and quotes escaped, line breaks as spaces.
 fn escape_tag(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
-}
-
-/// The UTC date of `unix_seconds` as PGN writes dates: `YYYY.MM.DD`.
-pub fn pgn_date(unix_seconds: u64) -> String {
-    // Howard Hinnant's days-to-civil, for the proleptic Gregorian calendar.
-    let days = (unix_seconds / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }

@@ -14,8 +14,7 @@ use super::mcts::MctsPlayer;
 use super::Player;
 use crate::game::Game;
 use crate::mcts::{Batch, Evaluator, Guided, Material, RulesHelp, SearchConfig, Wdl};
-use crate::nn::{Encoding, Net, NetSource};
-use crate::selfplay::{Inference, NetEvaluator};
+use crate::nn::{Encoding, Inference, Net, NetEvaluator, NetSource};
 
 /// The player of a `net` spec: the net `source` names (of game `G`, any shape), searching
 /// under `config` with the rules' `help` (what it leaves open taken from the net's file),

@@ -5,10 +5,11 @@ use std::time::Duration;
 
 mod common;
 
-use xiangqi_zero::eval::{run_match, Playable, PlayerSpec};
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::matches::run_match;
+use xiangqi_zero::players::{Playable, PlayerSpec};
 
 use common::{match_config as config, spec, start_positions};
 
@@ -119,9 +120,9 @@ fn our_engine_binary_plays_a_match_through_uci() {
 #[test]
 fn sprt_stops_a_lopsided_match_early() {
     let mut config = config(400);
-    config.sprt = Some(xiangqi_zero::eval::Sprt::parse("0,100").unwrap());
+    config.sprt = Some(xiangqi_zero::matches::Sprt::parse("0,100").unwrap());
     let result =
         run_match::<Xiangqi>(&spec("alphabeta:depth=2"), &spec("random"), &start_positions(10), &config).unwrap();
-    assert_eq!(result.sprt, Some(xiangqi_zero::eval::SprtDecision::AcceptH1));
+    assert_eq!(result.sprt, Some(xiangqi_zero::matches::SprtDecision::AcceptH1));
     assert!(result.score.games() < 100, "{:?}", result.score);
 }

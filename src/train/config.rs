@@ -10,13 +10,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::eval::PlayerSpec;
+use super::TrainSettings;
 use crate::game::xiangqi::RepetitionRule;
 use crate::game::{banqi, xiangqi};
 use crate::mcts::{MaterialEvaluator, SearchConfig};
 use crate::nn::{Encoding, NetConfig, PolicyHead};
+use crate::players::PlayerSpec;
 use crate::selfplay::SelfPlaySettings;
-use crate::train::TrainSettings;
 
 mod removed;
 

@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
-use xiangqi_zero::eval::openings::{builtin, parse_file, OwnedOpening};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::{Game, Status};
+use xiangqi_zero::matches::openings::{builtin, parse_file, OwnedOpening};
 
 /// Plays `moves` from `start` (`startpos` or a FEN) through the rules core; the final
 /// position, or what went wrong.

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use xiangqi_zero::atomic::write_atomically;
-use xiangqi_zero::eval::record::{pgn_date, GameRecord};
+use xiangqi_zero::date::pgn_date;
 use xiangqi_zero::game::xiangqi::Notation;
+use xiangqi_zero::records::GameRecord;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 

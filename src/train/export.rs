@@ -4,22 +4,20 @@
 //! export date and the training config. The nets that ship (`assets/nets/`) are made so.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use burn::tensor::Device;
 
-use super::info::NetInfo;
-use super::model::Net;
-use super::store::NetError;
-use crate::config::{Config, ConfigError};
-use crate::eval::record::pgn_date;
+use super::config::{Config, ConfigError};
+use super::{read_metrics, MetricsError, RunDir, RunDirError};
+use crate::date::utc_timestamp;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
 use crate::mcts::RulesHelp;
+use crate::nn::{Net, NetError, NetInfo};
 use crate::storage::{self, Kind};
 use crate::text_file::read_text;
-use crate::train::{read_metrics, MetricsError, RunDir, RunDirError};
 
 /// Why a net could not be exported: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -105,11 +103,4 @@ fn run_of(file: &Path) -> Option<(RunDir, u32)> {
     let generation: u32 = file.file_stem()?.to_str()?.strip_prefix("gen")?.parse().ok()?;
     let run = RunDir::new(file.parent()?.parent()?);
     (run.model(generation) == file).then_some((run, generation))
-}
-
-/// `time` in UTC as ISO 8601, to the second: `2025-01-31T12:00:00Z`.
-pub fn utc_timestamp(time: SystemTime) -> String {
-    let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let of_day = seconds % 86_400;
-    format!("{}T{:02}:{:02}:{:02}Z", pgn_date(seconds).replace('.', "-"), of_day / 3600, of_day / 60 % 60, of_day % 60)
 }
