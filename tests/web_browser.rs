@@ -632,6 +632,7 @@ fn the_analysis_board_shows_the_engine_lines_and_the_net() {
         page.wait_for("the record's moves in the tree", "document.querySelectorAll('.variations .tree-move').length === 2")
             .await;
         assert!(page.eval("location.hash").await.as_str().unwrap().contains("moves=h2e2%2Ch9g7"));
+        page.wait_for("the tree in WXF", "document.querySelector('.variations').textContent === '1. C2.5H8+7'").await;
         page.screenshot("analysis-tree-desktop").await;
         // Issue 50: the analysis goes on thinking, deeper each time, until stopped (from the
         // start, where no forced result ends the deepening).

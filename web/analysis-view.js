@@ -138,7 +138,7 @@ export class AnalysisView {
       location.replace(analysisLink(this.fen, this.moves));
       return;
     }
-    this.node = nodeAt(this.fen || "", this.moves, () => null);
+    this.node = nodeAt(this.fen || "", this.moves, (i) => this.analysis.move_names[i]);
     this.render();
     if (keepThinking && ms < LONGEST_MS && this.analysis.legal.length) this.load(Math.min(ms * 2, LONGEST_MS));
   }

@@ -66,6 +66,8 @@ pub struct Analysis {
     pub start: String,
     /// Every move from `start` to this position, in ICCS: a record's, then those asked for.
     pub moves: Vec<String>,
+    /// Each of `moves` in WXF and Chinese.
+    pub move_names: Vec<MoveNames>,
     /// The position's text.
     pub fen: String,
     /// The cells, top rank first (as in the `state` frame).
@@ -155,6 +157,12 @@ pub fn analyse(
     Ok(Analysis {
         start: game.start_fen(),
         moves: game.move_texts(Notation::Iccs),
+        move_names: game
+            .move_texts(Notation::Wxf)
+            .into_iter()
+            .zip(game.move_texts(Notation::Chinese))
+            .map(|(wxf, chinese)| MoveNames { wxf, chinese })
+            .collect(),
         fen: game.to_text(),
         board: game.cells(),
         to_move: if game.to_move() == Seat::First { "red" } else { "black" }.to_string(),
