@@ -116,8 +116,6 @@ const NOTHING_TO_TAKE_BACK: &str = "there is no move to take back";
 /// A room's mutable state.
 struct Inner {
     row: GameRow,
-    /// The seat that moved first after the game's creation.
-    first_mover: Seat,
     /// The seat a player from the lobby took.
     lobby_seat: Option<Seat>,
     /// An engine game's engine, or why it cannot be had.
@@ -160,7 +158,8 @@ impl Inner {
     /// Whether `seat` has moved since the game was created (imported moves not counted).
     fn has_moved(&self, seat: Seat) -> bool {
         let played = self.plies().saturating_sub(self.row.start_plies);
-        played >= 2 || (played == 1 && self.first_mover == seat)
+        // Turns alternate, so after one ply the first mover is the side not to move.
+        played >= 2 || (played == 1 && self.to_move() != seat)
     }
 
     /// Both sides have moved once: the clock runs from here.
@@ -210,7 +209,6 @@ impl Room {
     /// Rebuilds a room from its stored row and moves, and resumes its engine and clock.
     pub fn restore(context: Arc<Context>, row: GameRow, moves: &[String]) -> Result<Arc<Room>, String> {
         let table = replayed(&row, moves)?;
-        let first_mover = replayed(&row, &moves[..row.start_plies.min(moves.len())])?.to_move();
         let engine = row
             .engine
             .as_deref()
@@ -223,7 +221,6 @@ impl Room {
             inner: Mutex::new(Inner {
                 end: row.end.clone(),
                 row,
-                first_mover,
                 lobby_seat: None,
                 engine,
                 table,
