@@ -10,6 +10,8 @@
 #   scripts/learning-check.sh xiangqi 30       # 108 games per match (about 1.5 h of matches)
 #   SIMS=100 scripts/learning-check.sh banqi 30 200     # one budget, 200 games per match
 #   SEED=2 RUN=checkpoints/lc-seed2 scripts/learning-check.sh xiangqi 30   # another seed
+#   GENERATIONS=18 scripts/learning-check.sh xiangqi 90 40   # a fixed number of generations
+#                                            # (the same run on a machine busy with other work)
 #
 # The config is configs/GAME-tiny.toml (CONFIG= another), its `seed` replaced by SEED when
 # given (self-play's noise and move choices: one seed's result is one sample of the
@@ -33,14 +35,19 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 rm -rf "$run"
 mkdir -p "$run"
-# The config without evaluations during the run: all the time goes to training.
-edits=(-e 's/^every = [0-9]*/every = 0/')
-if [ -n "${SEED:-}" ]; then edits+=(-e "s/^seed = [0-9]*/seed = $SEED/"); fi
-sed "${edits[@]}" "$config" > "$run/learning-check.toml"
+# The config without evaluations during the run (all the time goes to training): a
+# config over it that changes only that, and the seed when one is given.
+{
+  echo "base = \"$(realpath "$config")\""
+  if [ -n "${SEED:-}" ]; then echo "seed = $SEED"; fi
+  printf '\n[evaluation]\nevery = 0\n'
+} > "$run/learning-check.toml"
 echo "training $config for $minutes minutes into $run"
 # When the time is up the run finishes the file it is writing and stops, as on Ctrl-C.
-"$bin" train --config "$run/learning-check.toml" --run "$run" --generations 1000000 --minutes "$minutes"
+"$bin" train --config "$run/learning-check.toml" --run "$run" --generations "${GENERATIONS:-1000000}" --minutes "$minutes"
 
+# The run's own copy of its config has every key written out (its base's included).
+config="$run/config.toml"
 # The matches are played under the rules the net was trained under, to the end those
 # rules give (no-capture / no-progress limits and repetitions end stalled games), not
 # cut by the arena's default 400-ply limit: a young Banqi net that leads by a few
@@ -50,11 +57,11 @@ generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json")
 # The nets search with the rules' help the config trains them with (quiet leaves, rules
 # priors and values: docs/learning.md), as the in-run evaluations do.
 help=""
-if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet=1"; fi
+if grep -q '^quiet_leaves *= *true' "$config"; then help+=",quiet_leaves=1"; fi
 rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
-if [ -n "$rules" ]; then help+=",rules=$rules"; fi
+if [ -n "$rules" ]; then help+=",rules_prior=$rules"; fi
 material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config")
-if [ -n "$material" ]; then help+=",material=$material"; fi
+if [ -n "$material" ]; then help+=",rules_value=$material"; fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
 bootstrap=$(sed -n 's/^bootstrap_generations *= *\([0-9]*\).*/\1/p' "$config")
 for sims in $budgets; do

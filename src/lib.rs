@@ -4,7 +4,7 @@
 //! written against.
 
 pub mod allocator;
-pub mod atomic;
+pub mod atomic_write;
 pub mod date;
 pub mod engine;
 pub mod game;

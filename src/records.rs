@@ -1,7 +1,7 @@
 //! Game records: what the arena keeps of every game, as one JSON line
 //! ([`GameRecord::to_json_line`], for `games.jsonl`) and as Xiangqi PGN
 //! ([`GameRecord::to_pgn`], for `games.pgn`, readable by xiangqi GUIs), and a safe way to
-//! write such files ([`crate::atomic::write_atomically`]).
+//! write such files ([`crate::atomic_write::write_atomically`]).
 //!
 //! The PGN follows the convention xiangqi programs read and write (XQStudio, XQWizard,
 //! the xqbase tools): the tag `[Game "Chinese Chess"]`, `Red`/`Black` in place of

@@ -211,7 +211,7 @@ fn multipv_lines(lines: &[String], count: usize) -> Vec<(String, i32, Vec<String
 fn multipv_reports_the_best_root_moves_each_with_its_line() {
     // Red's chariot takes Black's on a5 (a chariot up); no other move wins anything.
     let fen = "5k3/9/9/9/r8/9/9/9/9/R2K5 w - - 0 1";
-    for (player, go) in [("alphabeta", "go depth 3"), ("mcts:sims=800,eval=quiescence", "go nodes 800")] {
+    for (player, go) in [("alphabeta", "go depth 3"), ("mcts:sims=800,eval=settled", "go nodes 800")] {
         let script = format!("uci\nsetoption name MultiPV value 3\nposition fen {fen}\n{go}\n");
         let lines = session(player, &script);
         assert!(lines.iter().any(|l| l == "option name MultiPV type spin default 1 min 1 max 128"), "{lines:?}");

@@ -81,7 +81,7 @@ fn round_trip<G: Playable>() {
         (p.run.as_deref(), p.generation, p.hours, p.commit.as_deref()),
         (Some("tiny"), Some(3), Some(1.5), Some("abc1234"))
     );
-    assert_eq!(p.play.unwrap().to_string(), "quiet=1,rules=0.5,material=0.25");
+    assert_eq!(p.play.unwrap().to_string(), "quiet_leaves=1,rules_prior=0.5,rules_value=0.25");
     assert_eq!(p.training_config.as_deref(), Some(TRAINING_CONFIG));
     let date = info.provenance.exported.clone().unwrap();
     assert!(date.len() == 20 && date.starts_with("20") && &date[10..11] == "T" && date.ends_with('Z'), "{date}");
@@ -101,10 +101,13 @@ fn round_trip<G: Playable>() {
     assert!(error.contains("a generation is chosen from a run directory"), "{error}");
     // The exported net plays with the rules' help it records, unless the spec says otherwise.
     let recorded = G::player(&format!("net(sims=8):{}", out.display()).parse::<PlayerSpec>().unwrap(), 0).unwrap();
-    assert_eq!(recorded.name(), format!("net(sims=8,quiet=1,rules=0.5,material=0.25):{}", out.display()));
-    let spec = format!("net(sims=8,rules=0,quiet=0):{}", out.display());
+    assert_eq!(
+        recorded.name(),
+        format!("net(sims=8,quiet_leaves=1,rules_prior=0.5,rules_value=0.25):{}", out.display())
+    );
+    let spec = format!("net(sims=8,rules_prior=0,quiet_leaves=0):{}", out.display());
     let overridden = G::player(&spec.parse::<PlayerSpec>().unwrap(), 0).unwrap();
-    assert_eq!(overridden.name(), format!("net(sims=8,material=0.25):{}", out.display()));
+    assert_eq!(overridden.name(), format!("net(sims=8,rules_value=0.25):{}", out.display()));
     let plain = G::player(&format!("net(sims=8):{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0);
     assert_eq!(plain.unwrap().name(), format!("net(sims=8):{}", run.model(3).display()));
     std::fs::remove_dir_all(dir).unwrap();
@@ -218,7 +221,7 @@ fn the_export_command_writes_a_file_and_prints_what_it_records() {
         "generation: 3",
         "hours of training: 1.50",
         "trained by commit: ",
-        "plays best with: net(quiet=1,rules=0.5,material=0.25)",
+        "plays best with: net(quiet_leaves=1,rules_prior=0.5,rules_value=0.25)",
         "exported: 20",
         "    [network]",
     ];

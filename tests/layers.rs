@@ -7,15 +7,15 @@ use std::fs;
 use std::path::Path;
 
 /// The small utilities every layer may use (each still listed in [`ALLOWED`] with its own).
-const UTILITIES: &[&str] = &["allocator", "atomic", "date", "storage", "text_file"];
+const UTILITIES: &[&str] = &["allocator", "atomic_write", "date", "storage", "text_file"];
 
 /// Each top-level module of `src/` (but `cli`, which may use anything) and the modules it
 /// may use besides [`UTILITIES`].
 const ALLOWED: &[(&str, &[&str])] = &[
     ("allocator", &[]),
-    ("atomic", &[]),
+    ("atomic_write", &[]),
     ("date", &[]),
-    ("storage", &["atomic"]),
+    ("storage", &["atomic_write"]),
     ("text_file", &["storage"]),
     ("game", &[]),
     ("records", &["game"]),

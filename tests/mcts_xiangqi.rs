@@ -1,6 +1,6 @@
 //! MCTS at Xiangqi with the material evaluator: it mates in one, it stops the
 //! opponent's mate in one, its batched searches stay consistent, and it plays through
-//! the `mcts:` player spec; its settled balance (`eval=quiescence`) counts a hanging
+//! the `mcts:` player spec; its settled balance (`eval=settled`) counts a hanging
 //! piece as taken and a defended one as safe.
 
 mod common;
@@ -175,8 +175,8 @@ fn mcts_player_reports_like_an_engine() {
     // (200 + 50) the answer rests on.
     let report = player.think(&game, &Limits::nodes(50), &mut |_| {}).unwrap();
     assert_eq!((report.searched, report.nodes), (50, 250));
-    let settled: PlayerSpec = "mcts:sims=100,eval=quiescence".parse().unwrap();
-    assert_eq!(Xiangqi::player(&settled, 1).unwrap().name(), "mcts:sims=100,eval=quiescence");
+    let settled: PlayerSpec = "mcts:sims=100,eval=settled".parse().unwrap();
+    assert_eq!(Xiangqi::player(&settled, 1).unwrap().name(), "mcts:sims=100,eval=settled");
     for bad in ["mcts:sims=0", "mcts:eval=network", "mcts:eval=quiesce", "mcts:root=minimax", "mcts:depth=3"] {
         assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
     }
@@ -328,7 +328,7 @@ fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
         batch.value(0).value()
     };
     assert_eq!(value_under(""), 0.0);
-    let settled = value_under("bootstrap_quiescence = true");
+    let settled = value_under("bootstrap_settled = true");
     let expected = MaterialEvaluator::default().value_of(9.0);
     assert!((settled - expected).abs() < 1e-4, "{settled} against {expected}");
 }

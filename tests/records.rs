@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use xiangqi_zero::atomic::write_atomically;
+use xiangqi_zero::atomic_write::write_atomically;
 use xiangqi_zero::date::pgn_date;
 use xiangqi_zero::game::xiangqi::Notation;
 use xiangqi_zero::records::GameRecord;

@@ -37,7 +37,8 @@ fn mate_server(test: &str) -> (Server, String, String, String) {
 }
 
 fn online_mate_game(addr: std::net::SocketAddr) -> (String, String, String) {
-    let created = create(addr, &format!(r#"{{"game":"xiangqi","mode":"online","side":"red","open":true,"fen":"{MATE_FEN}"}}"#));
+    let created =
+        create(addr, &format!(r#"{{"game":"xiangqi","mode":"online","side":"red","open":true,"fen":"{MATE_FEN}"}}"#));
     let id = created["id"].as_str().unwrap().to_string();
     let red = created["token"].as_str().unwrap().to_string();
     let opponent = created["links"]["opponent"].as_str().unwrap();
@@ -419,7 +420,8 @@ fn an_invitation_only_game_is_unlisted_and_unjoinable() {
     );
     let id = created["id"].as_str().unwrap();
     let invite = created["links"]["opponent"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
-    let listed = create(addr, r#"{"game":"xiangqi","mode":"online","open":true,"clock":{"base_s":300,"increment_s":3}}"#);
+    let listed =
+        create(addr, r#"{"game":"xiangqi","mode":"online","open":true,"clock":{"base_s":300,"increment_s":3}}"#);
     create(addr, r#"{"game":"xiangqi","mode":"local"}"#);
     create(addr, r#"{"game":"xiangqi","mode":"engine","engine":"easy"}"#);
     let (_, lobby) = http(addr, "/api/lobby", None);
@@ -438,7 +440,8 @@ fn an_invitation_only_game_is_unlisted_and_unjoinable() {
         assert_eq!(seated["you"], "black");
         assert_eq!(seated["seats"], serde_json::json!({"red": "Ann", "black": "Bo Li"}));
     });
-    let (status, joined) = http(addr, &format!("/api/games/{}/join", listed["id"].as_str().unwrap()), Some(r#"{"name":"engine: fake"}"#));
+    let (status, joined) =
+        http(addr, &format!("/api/games/{}/join", listed["id"].as_str().unwrap()), Some(r#"{"name":"engine: fake"}"#));
     assert_eq!(status, 200, "{joined}");
     let (_, summary) = http(addr, &format!("/api/games/{}", listed["id"].as_str().unwrap()), None);
     assert_eq!(summary["black"], "human", "no player poses as an engine");
@@ -554,8 +557,12 @@ fn a_game_goes_on_from_a_pasted_record() {
     // The analysis board reads the same box the same way: a record Start accepts, and
     // the same FEN error.
     let (status, analysed) = http(addr, "/api/analysis?fen=1.%20C2.5%20H8%2B7", None);
-    assert_eq!((status, analysed["fen"].as_str()), (200, Some("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2")));
-    let error = bad_request(addr, "/api/analysis?fen=rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN%20w", None);
+    assert_eq!(
+        (status, analysed["fen"].as_str()),
+        (200, Some("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"))
+    );
+    let error =
+        bad_request(addr, "/api/analysis?fen=rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN%20w", None);
     assert!(error.starts_with("the FEN: invalid position") && error.ends_with("has 8 files, not 9"), "{error}");
 }
 
@@ -777,7 +784,10 @@ fn an_engine_game_keeps_its_net_across_restarts() {
         assert_eq!(human.error().await, "unknown engine `nosuch`");
         human.send(r#"{"type":"change_engine","engine":"easy"}"#).await;
         let answered = human.state_at(6).await;
-        assert_eq!((answered["seats"]["black"].as_str(), answered["engine_missing"].clone()), (Some("engine: easy"), Value::Null));
+        assert_eq!(
+            (answered["seats"]["black"].as_str(), answered["engine_missing"].clone()),
+            (Some("engine: easy"), Value::Null)
+        );
     });
     server.stop();
     let server = serve(&db, &["easy=alphabeta:depth=1"]);

@@ -325,18 +325,24 @@ fn a_time_limit_stops_the_run_as_ctrl_c_does() {
 }
 
 #[test]
-fn a_run_directorys_config_naming_removed_keys_at_their_defaults_still_loads() {
+fn a_run_directorys_config_naming_renamed_keys_and_removed_ones_at_their_defaults_still_loads() {
     // The config.toml of a long run started before the keys were removed.
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/xiangqi-long-config.toml");
     let text = std::fs::read_to_string(&fixture).unwrap();
     let (config, notes) = Config::parse(&text, "config.toml").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        (config.name.as_str(), config.search.rules_prior, config.run.bootstrap_generations),
-        ("xiangqi-long", 0.5, 6)
+        (
+            config.name.as_str(),
+            config.search.rules_prior,
+            config.run.bootstrap_generations,
+            config.run.bootstrap_settled
+        ),
+        ("xiangqi-long", 0.5, 6, true)
     );
+    assert_eq!(notes[0], "`[run] bootstrap_quiescence` is now called `bootstrap_settled`, and read as such");
     let removed = ["teacher_games", "residual_policy", "generation_anneal", "root_value_horizon", "value_loss_weight"];
-    assert_eq!(notes.len(), removed.len(), "{notes:?}");
-    for (note, key) in notes.iter().zip(removed) {
+    assert_eq!(notes.len(), 1 + removed.len(), "{notes:?}");
+    for (note, key) in notes[1..].iter().zip(removed) {
         assert!(note.contains(&format!("{key}` was removed")) && note.ends_with("was the default, ignored"), "{note}");
     }
     // Written out again (as a resumed run rewrites it), it names none of them.
@@ -402,4 +408,43 @@ fn averaged_generations_publish_the_mean_and_resume_from_the_trainers_own() {
             }
         }
     }
+}
+
+#[test]
+fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
+    let (first, config) = setup("from", &micro_config("xiangqi", 4).replace("every = 1", "every = 0"));
+    let output = train(&["--config", path(&config), "--run", path(&first), "--generations", "2"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let net = first.parent().unwrap().join("net.safetensors");
+    let output = binary().args(["export", "--checkpoint", path(&first), "--out", path(&net)]).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let hours = read_metrics(&RunDir::new(&first).metrics()).unwrap()[1].hours;
+
+    // A ladder with the random first net cannot rate a run that has none.
+    let second = first.with_file_name("second");
+    let from = ["--config", path(&config), "--run", path(&second), "--from", path(&net), "--generations", "4"];
+    assert_fails(&train(&from), &["gen0000", "trained"]);
+    std::fs::remove_dir_all(&second).unwrap();
+    let ladder = std::fs::read_to_string(&config).unwrap().replace(", \"gen0000\"", "");
+    std::fs::write(&config, ladder).unwrap();
+    let output = train(&from);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("gen0003:") && stdout.contains("gen0004:") && !stdout.contains("gen0001:"), "{stdout}");
+
+    // Generation 2 of the new run is the net it started from; its generations 3 and 4 are
+    // the net's own games (no bootstrap), with the hours counted on from the net's.
+    let dir = RunDir::new(&second);
+    assert_eq!(tensors_of(&dir.model(2)), tensors_of(&net));
+    assert!(!dir.model(0).exists() && !dir.model(1).exists());
+    let metrics = read_metrics(&dir.metrics()).unwrap();
+    assert_eq!(metrics.iter().map(|m| (m.generation, m.bootstrap)).collect::<Vec<_>>(), [(3, false), (4, false)]);
+    assert!(metrics[0].hours > hours, "{} after {hours}", metrics[0].hours);
+    let state = dir.read_state().unwrap().unwrap();
+    assert_eq!((state.first, state.generation), (2, 4));
+
+    // It starts runs only, and only of its own shape.
+    assert_fails(&train(&from), &["--from starts a new run", "second"]);
+    let third = first.with_file_name("third").display().to_string();
+    assert_fails(&train(&["--config", path(&config), "--run", &third, "--from", "shipped"]), &["4×32", "2×16"]);
 }

@@ -358,7 +358,8 @@ async fn notation_switch(page: &Page<'_>) {
     page.client.set_window_size(DESKTOP.0, DESKTOP.1).await.expect("a desktop-sized window");
     page.click(".notation-switch [data-notation=\"iccs\"]").await;
     page.wait_for("the moves in ICCS", &format!("{} === '{}'", moves_shown(), MATE_LINE.join(" "))).await;
-    page.wait_for("the files and ranks in ICCS", &format!("{coords}.startsWith('aabbcc') && {coords}.endsWith('99')")).await;
+    page.wait_for("the files and ranks in ICCS", &format!("{coords}.startsWith('aabbcc') && {coords}.endsWith('99')"))
+        .await;
     page.click(".notation-switch [data-notation=\"wxf\"]").await;
     page.wait_for("the moves in WXF", &format!("{} === '{MATE_LINE_WXF}'", moves_shown())).await;
     page.wait_for("the files in WXF", &format!("{coords} === '918273645546372819'")).await;
@@ -622,15 +623,21 @@ fn the_analysis_board_shows_the_engine_lines_and_the_net() {
         // Issue 50: the variation tree keeps the line explored; forward goes along it.
         assert_eq!(page.eval("document.querySelector('.variations .tree-move').dataset.path").await, "i0i9");
         page.click("button.forward").await;
-        page.wait_for("forward to the mate", "document.getElementById('status').textContent === 'Red wins by checkmate'")
-            .await;
+        page.wait_for(
+            "forward to the mate",
+            "document.getElementById('status').textContent === 'Red wins by checkmate'",
+        )
+        .await;
         // A record pasted on the start screen is analysed move by move.
         open_start_screen(&page, &session.base).await;
         let record = page.client.find(fantoccini::Locator::Id("start-record")).await.expect("the record field");
         record.send_keys("1. C2.5 H8+7").await.expect("the record typed");
         page.click("#analyse-position").await;
-        page.wait_for("the record's moves in the tree", "document.querySelectorAll('.variations .tree-move').length === 2")
-            .await;
+        page.wait_for(
+            "the record's moves in the tree",
+            "document.querySelectorAll('.variations .tree-move').length === 2",
+        )
+        .await;
         assert!(page.eval("location.hash").await.as_str().unwrap().contains("moves=h2e2%2Ch9g7"));
         page.wait_for("the tree in WXF", "document.querySelector('.variations').textContent === '1. C2.5H8+7'").await;
         page.screenshot("analysis-tree-desktop").await;

@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args as ClapArgs;
 
 use super::GameKind;
-use xiangqi_zero::atomic::write_atomically;
+use xiangqi_zero::atomic_write::write_atomically;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::{ImportedRecord, Notation, Xiangqi};
 use xiangqi_zero::game::Game;

@@ -31,13 +31,13 @@ pub struct Args {
     depth: u32,
     /// The rules' share in the priors of each net's mixed row (its search's `rules_prior`).
     #[arg(long, default_value_t = 0.5)]
-    rules: f32,
+    rules_prior: f32,
 }
 
 /// Runs `policy-check`: a line for the rules' priors, then two per net.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !(0.0..=1.0).contains(&args.rules) {
-        bail!("--rules must be from 0 to 1, not {}", args.rules);
+    if !(0.0..=1.0).contains(&args.rules_prior) {
+        bail!("--rules-prior must be from 0 to 1, not {}", args.rules_prior);
     }
     let records = read_xiangqi_records(&args.games, "policy-check")?;
     let judged = judged_positions(&records, args.every as usize).map_err(|e| anyhow!(e))?;
@@ -64,10 +64,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let net =
             || net_evaluator::<Xiangqi>(&NetSource::File(path.clone()), "cpu").map_err(|e| anyhow!("{name}: {e}"));
         print(policy_check(&mut net()?, &positions), &name.to_string());
-        let mixed = policy_check(&mut Guided::new(net()?, &share(args.rules)), &positions);
-        print(mixed, &format!("{name}, rules={}", args.rules));
+        let mixed = policy_check(&mut Guided::new(net()?, &share(args.rules_prior)), &positions);
+        print(mixed, &format!("{name}, rules_prior={}", args.rules_prior));
     }
     println!("(top-1, top-3: the chance the referee's move is the priors' first, among their first three;");
-    println!(" ties broken at random. rules=W: the net's priors mixed with the rules' as its search mixes them)");
+    println!(" ties broken at random. rules_prior=W: the net's priors mixed with the rules' as its search mixes them)");
     Ok(())
 }

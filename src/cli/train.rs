@@ -42,6 +42,11 @@ pub struct Args {
     /// `cpu`, or a GPU index in a build with `--features cuda` or `wgpu` (default: the config's).
     #[arg(long)]
     device: Option<String>,
+    /// Start a new run from this trained net (a file, or `shipped` for the game's shipped
+    /// net) instead of random weights: the run goes on from its generation and hours, with
+    /// no bootstrap, a fresh optimiser and an empty replay window.
+    #[arg(long, value_name = "NET")]
+    from: Option<String>,
 }
 
 /// Arguments of `selfplay`.
@@ -75,6 +80,9 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
     };
     let dir = RunDir::new(args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name)));
     match dir.read_state()? {
+        Some(_) if args.from.is_some() => {
+            bail!("--from starts a new run, and {} already holds one: choose another --run", dir.root().display())
+        }
         Some(state) if !args.resume => bail!(
             "{} already holds a run at generation {}: pass --resume to continue it, or choose another --run",
             dir.root().display(),
@@ -98,6 +106,10 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         }
         Some(_) | None => {}
     }
+    let start = args.from.as_deref().map(|net| match net {
+        "shipped" => NetSource::Shipped,
+        file => NetSource::File(PathBuf::from(file)),
+    });
     let generations = args.generations.unwrap_or(config.run.generations);
     let options = RunOptions {
         generations,
@@ -105,9 +117,10 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         stop: &STOP,
         deadline: args.minutes.map(stop_after),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        start: start.as_ref(),
     };
     catch_interrupts();
-    println!("{}", plan(&config, dir.root(), generations, args.minutes));
+    println!("{}", plan(&config, dir.root(), generations, args.minutes, args.from.as_deref()));
     let end = match config.game {
         GameName::Xiangqi => run::<Xiangqi>(&config, &dir, &options),
         GameName::Banqi => run::<Banqi>(&config, &dir, &options),
@@ -142,17 +155,20 @@ fn stop_after(minutes: f64) -> Instant {
 }
 
 /// What the run will do and where its results go, printed before it starts.
-fn plan(config: &Config, root: &Path, generations: u32, minutes: Option<f64>) -> String {
+fn plan(config: &Config, root: &Path, generations: u32, minutes: Option<f64>, from: Option<&str>) -> String {
     let bootstrap = config.run.bootstrap_generations.min(generations);
-    let players = match bootstrap {
-        0 => "the net plays every generation's games".to_string(),
-        1 if generations == 1 => "the material count plays (bootstrap)".to_string(),
-        1 => format!("generation 1: the material count plays (bootstrap); 2–{generations}: the net"),
-        b if b == generations => format!("generations 1–{b}: the material count plays (bootstrap)"),
-        b if b + 1 == generations => {
+    let players = match (from, bootstrap) {
+        (Some(net), _) => format!("the net plays every generation's games, going on from `{net}`"),
+        (None, 0) => "the net plays every generation's games".to_string(),
+        (None, 1) if generations == 1 => "the material count plays (bootstrap)".to_string(),
+        (None, 1) => format!("generation 1: the material count plays (bootstrap); 2–{generations}: the net"),
+        (None, b) if b == generations => format!("generations 1–{b}: the material count plays (bootstrap)"),
+        (None, b) if b + 1 == generations => {
             format!("generations 1–{b}: the material count plays (bootstrap); {generations}: the net")
         }
-        b => format!("generations 1–{b}: the material count plays (bootstrap); {}–{generations}: the net", b + 1),
+        (None, b) => {
+            format!("generations 1–{b}: the material count plays (bootstrap); {}–{generations}: the net", b + 1)
+        }
     };
     let every = config.evaluation.every;
     let evaluated = if every > 0 && every < generations {
@@ -211,6 +227,7 @@ pub fn run_selfplay(args: SelfPlayArgs) -> anyhow::Result<()> {
         stop: &STOP,
         deadline: None,
         progress: false,
+        start: None,
     };
     catch_interrupts();
     let played = match config.game {

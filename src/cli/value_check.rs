@@ -14,7 +14,7 @@ use xiangqi_zero::search::Limits;
 /// Arguments of `value-check`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// A player to measure (`net(sims=1,quiet=1):FILE`, `mcts:sims=1,eval=quiescence`, …);
+    /// A player to measure (`net(sims=1,quiet_leaves=1):FILE`, `mcts:sims=1,eval=settled`, …);
     /// repeat for several, all on the same positions.
     #[arg(long, required = true)]
     player: Vec<String>,

@@ -57,7 +57,7 @@ impl Default for MaterialEvaluator {
 }
 
 impl MaterialEvaluator {
-    /// The evaluator of settled balances (`eval=quiescence`).
+    /// The evaluator of settled balances (`eval=settled`).
     pub fn settled() -> Self {
         MaterialEvaluator { settled: true, ..MaterialEvaluator::default() }
     }

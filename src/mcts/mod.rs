@@ -13,7 +13,6 @@
 //!
 //! Depends on [`crate::game`] only.
 
-mod check;
 mod config;
 mod driver;
 mod evaluator;
@@ -28,6 +27,7 @@ mod rules_help;
 mod search;
 mod select;
 mod tree;
+mod tree_stats;
 mod uniform;
 
 pub use config::{RootSelection, SearchConfig};

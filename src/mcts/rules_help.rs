@@ -1,5 +1,6 @@
 //! The rules' help a net searches with ([`super::Guided`]), written as a net spec's
-//! options — `quiet=1,rules=W,material=W` — each one given or left open: what
+//! options named as the config's `[search]` keys — `quiet_leaves=1,rules_prior=W,rules_value=W`
+//! — each one given or left open: what
 //! a spec asks for, and what a shipped net records it plays best with, the one filling in
 //! what the other leaves open.
 
@@ -11,11 +12,11 @@ use super::SearchConfig;
 /// The rules' help of a search, each setting `None` where it is left open.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RulesHelp {
-    /// `quiet`: [`SearchConfig::quiet_leaves`].
+    /// [`SearchConfig::quiet_leaves`].
     pub quiet_leaves: Option<bool>,
-    /// `rules`: [`SearchConfig::rules_prior`].
+    /// [`SearchConfig::rules_prior`].
     pub rules_prior: Option<f32>,
-    /// `material`: [`SearchConfig::rules_value`].
+    /// [`SearchConfig::rules_value`].
     pub rules_value: Option<f32>,
 }
 
@@ -33,19 +34,24 @@ impl RulesHelp {
     /// for any other key, an error for a value out of place.
     pub fn read_option(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key {
-            "quiet" => {
+            "quiet_leaves" => {
                 self.quiet_leaves = Some(match value {
                     "1" => true,
                     "0" => false,
                     other => return Err(format!("`{key}` is 1 or 0, not `{other}`")),
                 });
             }
-            "rules" | "material" => {
+            "rules_prior" | "rules_value" => {
                 let share = value.parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x));
                 let share = share.ok_or(format!("`{key}` is a share from 0 to 1, not `{value}`"))?;
-                *(if key == "rules" { &mut self.rules_prior } else { &mut self.rules_value }) = Some(share);
+                *(if key == "rules_prior" { &mut self.rules_prior } else { &mut self.rules_value }) = Some(share);
             }
-            _ => return Ok(false),
+            _ => {
+                return match OLD_NAMES.iter().find(|(old, _)| *old == key) {
+                    Some((old, new)) => Err(format!("`{old}` is now called `{new}`")),
+                    None => Ok(false),
+                }
+            }
         }
         Ok(true)
     }
@@ -70,16 +76,33 @@ impl RulesHelp {
     }
 }
 
+/// The options' names before they took the config keys' (nets exported then record them).
+const OLD_NAMES: [(&str, &str); 3] = [("quiet", "quiet_leaves"), ("rules", "rules_prior"), ("material", "rules_value")];
+
+impl RulesHelp {
+    /// The help a net file records, written with today's option names or the old ones.
+    pub fn from_recorded(text: &str) -> Result<RulesHelp, String> {
+        let renamed = text.split(',').map(|part| match part.split_once('=') {
+            Some((key, value)) => match OLD_NAMES.iter().find(|(old, _)| *old == key.trim()) {
+                Some((_, new)) => format!("{new}={value}"),
+                None => part.to_string(),
+            },
+            None => part.to_string(),
+        });
+        renamed.collect::<Vec<_>>().join(",").parse()
+    }
+}
+
 impl FromStr for RulesHelp {
     type Err = String;
 
-    /// `quiet=1,rules=0.5,…`: the three options alone, any of them left out.
+    /// `quiet_leaves=1,rules_prior=0.5,…`: the three options alone, any of them left out.
     fn from_str(text: &str) -> Result<RulesHelp, String> {
         let mut help = RulesHelp::default();
         for part in text.split(',').filter(|part| !part.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| format!("expected key=value, found `{part}`"))?;
             if !help.read_option(key.trim(), value.trim())? {
-                return Err(format!("unknown option `{}` (quiet, rules, material)", key.trim()));
+                return Err(format!("unknown option `{}` (quiet_leaves, rules_prior, rules_value)", key.trim()));
             }
         }
         Ok(help)
@@ -87,17 +110,18 @@ impl FromStr for RulesHelp {
 }
 
 impl fmt::Display for RulesHelp {
-    /// The help that is on, as options: `quiet=1,rules=0.5,material=0.5` (empty for none).
+    /// The help that is on, as options: `quiet_leaves=1,rules_prior=0.5,rules_value=0.5`
+    /// (empty for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut options = Vec::new();
         if self.quiet_leaves == Some(true) {
-            options.push("quiet=1".to_string());
+            options.push("quiet_leaves=1".to_string());
         }
         if let Some(share) = self.rules_prior.filter(|&share| share > 0.0) {
-            options.push(format!("rules={share}"));
+            options.push(format!("rules_prior={share}"));
         }
         if let Some(share) = self.rules_value.filter(|&share| share > 0.0) {
-            options.push(format!("material={share}"));
+            options.push(format!("rules_value={share}"));
         }
         f.write_str(&options.join(","))
     }
@@ -112,10 +136,10 @@ mod tests {
         let config =
             SearchConfig { quiet_leaves: true, rules_prior: 0.25, rules_value: 0.5, ..SearchConfig::default() };
         let help = RulesHelp::of(&config);
-        assert_eq!(help.to_string(), "quiet=1,rules=0.25,material=0.5");
+        assert_eq!(help.to_string(), "quiet_leaves=1,rules_prior=0.25,rules_value=0.5");
         let read: RulesHelp = help.to_string().parse().unwrap();
         assert_eq!(read.apply(SearchConfig::default()), config);
-        let spec: RulesHelp = "rules=0".parse().unwrap();
+        let spec: RulesHelp = "rules_prior=0".parse().unwrap();
         let played = spec.or(read).apply(SearchConfig::default());
         assert_eq!((played.quiet_leaves, played.rules_prior, played.rules_value), (true, 0.0, 0.5));
         assert_eq!(RulesHelp::default().apply(config.clone()), SearchConfig::default());
@@ -123,8 +147,15 @@ mod tests {
 
     #[test]
     fn a_flag_is_one_or_zero_a_share_within_zero_and_one_and_other_keys_are_refused() {
-        assert_eq!("quiet=2".parse::<RulesHelp>().unwrap_err(), "`quiet` is 1 or 0, not `2`");
-        assert_eq!("material=1.5".parse::<RulesHelp>().unwrap_err(), "`material` is a share from 0 to 1, not `1.5`");
+        assert_eq!("quiet_leaves=2".parse::<RulesHelp>().unwrap_err(), "`quiet_leaves` is 1 or 0, not `2`");
+        assert_eq!(
+            "rules_value=1.5".parse::<RulesHelp>().unwrap_err(),
+            "`rules_value` is a share from 0 to 1, not `1.5`"
+        );
+        assert_eq!("material=0.5".parse::<RulesHelp>().unwrap_err(), "`material` is now called `rules_value`");
+        // A net exported under the old names still reads.
+        let old = RulesHelp::from_recorded("quiet=1,rules=0.25,material=0.5").unwrap();
+        assert_eq!(old.to_string(), "quiet_leaves=1,rules_prior=0.25,rules_value=0.5");
         assert!("sims=3".parse::<RulesHelp>().unwrap_err().contains("unknown option `sims`"));
         assert_eq!(RulesHelp::default().read_option("sims", "3"), Ok(false));
     }

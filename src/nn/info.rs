@@ -183,7 +183,7 @@ impl NetInfo {
                 commit: metadata.get(COMMIT).cloned(),
                 play: metadata
                     .get(PLAY)
-                    .map(|text| text.parse::<RulesHelp>().map_err(|why| error(format!("`{PLAY}`: {why}"))))
+                    .map(|text| RulesHelp::from_recorded(text).map_err(|why| error(format!("`{PLAY}`: {why}"))))
                     .transpose()?,
                 exported: metadata.get(EXPORTED).cloned(),
                 training_config: metadata.get(TRAINING_CONFIG).cloned(),

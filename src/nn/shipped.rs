@@ -35,6 +35,11 @@ pub enum NetSource {
 impl NetSource {
     /// The net of game `G` and what its file records, on the flex device.
     pub fn load<G: Encoding>(&self) -> Result<(Net, NetInfo), NetError> {
+        self.load_onto::<G>(&Device::flex())
+    }
+
+    /// The net of game `G` and what its file records, on `device`.
+    pub fn load_onto<G: Encoding>(&self, device: &Device) -> Result<(Net, NetInfo), NetError> {
         let (path, bytes) = match self {
             NetSource::File(path) => (path.clone(), NetInfo::read_file(path)?),
             NetSource::Shipped => {
@@ -47,7 +52,7 @@ impl NetSource {
             }
         };
         let info = NetInfo::parse(&path, &bytes)?;
-        Ok((Net::from_bytes::<G>(&path, bytes, None, &Device::flex())?, info))
+        Ok((Net::from_bytes::<G>(&path, bytes, None, device)?, info))
     }
 }
 

@@ -37,7 +37,7 @@ pub enum BuiltinEvaluator {
     Material,
     /// As `Material`, the balance taken once the captures on the board settle
     /// ([`Material::settled_material`]).
-    Quiescence,
+    Settled,
 }
 
 impl FromStr for BuiltinEvaluator {
@@ -47,8 +47,9 @@ impl FromStr for BuiltinEvaluator {
         match text {
             "uniform" => Ok(BuiltinEvaluator::Uniform),
             "material" => Ok(BuiltinEvaluator::Material),
-            "quiescence" => Ok(BuiltinEvaluator::Quiescence),
-            other => Err(format!("unknown evaluator `{other}` (uniform, material, quiescence)")),
+            "settled" => Ok(BuiltinEvaluator::Settled),
+            "quiescence" => Err("`eval=quiescence` is now called `eval=settled`".to_string()),
+            other => Err(format!("unknown evaluator `{other}` (uniform, material, settled)")),
         }
     }
 }
@@ -58,7 +59,7 @@ impl fmt::Display for BuiltinEvaluator {
         f.write_str(match self {
             BuiltinEvaluator::Uniform => "uniform",
             BuiltinEvaluator::Material => "material",
-            BuiltinEvaluator::Quiescence => "quiescence",
+            BuiltinEvaluator::Settled => "settled",
         })
     }
 }
@@ -129,7 +130,7 @@ pub fn mcts_player<G: Material>(config: &SearchConfig, evaluator: BuiltinEvaluat
         BuiltinEvaluator::Material => {
             Box::new(MctsPlayer::new(name, config.clone(), MaterialEvaluator::default(), seed))
         }
-        BuiltinEvaluator::Quiescence => {
+        BuiltinEvaluator::Settled => {
             Box::new(MctsPlayer::new(name, config.clone(), MaterialEvaluator::settled(), seed))
         }
     }

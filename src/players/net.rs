@@ -1,5 +1,5 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W,material=W):PATH`,
+//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`,
 //! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
 //! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
 //! a build with `--features cuda` or `wgpu`; `net` or `net(options)` with no path is the
@@ -57,7 +57,7 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
 }
 
 /// The spec text of a net player: `net(sims=N):PATH` (no `:PATH` for the shipped net),
-/// with `quiet=1`, `rules=W` and `material=W` when set.
+/// with `quiet_leaves=1`, `rules_prior=W` and `rules_value=W` when set.
 pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
     let help = RulesHelp::of(config).to_string();
     let help = if help.is_empty() { help } else { format!(",{help}") };
@@ -124,7 +124,7 @@ mod tests {
         };
         let file = NetSource::File(PathBuf::from("n.safetensors"));
         let text = spec_name(&file, &config);
-        assert_eq!(text, "net(sims=200,quiet=1,rules=0.25,material=0.5):n.safetensors");
+        assert_eq!(text, "net(sims=200,quiet_leaves=1,rules_prior=0.25,rules_value=0.5):n.safetensors");
         let (source, parsed, help, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
         assert_eq!((source, device), (file, "cpu".to_string()));
         assert_eq!(help.apply(parsed), config);
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(open, RulesHelp::default());
         // No path: the shipped net, whose spec text has none either.
         let shipped = spec_name(&NetSource::Shipped, &config);
-        assert_eq!(shipped, "net(sims=200,quiet=1,rules=0.25,material=0.5)");
+        assert_eq!(shipped, "net(sims=200,quiet_leaves=1,rules_prior=0.25,rules_value=0.5)");
         let (source, parsed, help, _) = parse(shipped.strip_prefix("net").unwrap(), &shipped).unwrap();
         assert_eq!((source, help.apply(parsed)), (NetSource::Shipped, config));
         assert_eq!(parse("", "net").unwrap().0, NetSource::Shipped);
@@ -142,8 +142,8 @@ mod tests {
     #[test]
     fn a_help_flag_is_one_or_zero_and_a_share_is_within_zero_and_one() {
         let error = |options: &str| parse(&format!("({options}):n"), "spec").unwrap_err();
-        assert_eq!(error("quiet=2"), "`spec`: `quiet` is 1 or 0, not `2`");
-        assert_eq!(error("material=1.5"), "`spec`: `material` is a share from 0 to 1, not `1.5`");
+        assert_eq!(error("quiet_leaves=2"), "`spec`: `quiet_leaves` is 1 or 0, not `2`");
+        assert_eq!(error("rules_value=1.5"), "`spec`: `rules_value` is a share from 0 to 1, not `1.5`");
         assert!(parse("(sims=5)x", "spec").unwrap_err().contains("expected `net(options):PATH`"));
         assert!(parse("(sims=5):", "spec").unwrap_err().contains("no network file"));
     }

@@ -2,9 +2,9 @@
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
-//! - `mcts[:sims=N][,eval=uniform|material|quiescence][,batch=B][,root=puct|gumbel]` — Monte Carlo
+//! - `mcts[:sims=N][,eval=uniform|material|settled][,batch=B][,root=puct|gumbel]` — Monte Carlo
 //!   tree search with a built-in evaluator (800 simulations and `material` by default);
-//! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet=1,rules=W,material=W):PATH`
+//! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`
 //!   — a trained network (safetensors from `train`) searched by MCTS (800 simulations by
 //!   default), with the rules' help when asked (`quiet`: values at quiet positions; `rules`:
 //!   the share of the rules' capture-and-check priors; `material`: the share of the settled

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{Entry, Kind, Storage};
-use crate::atomic::write_atomically_with;
+use crate::atomic_write::write_atomically_with;
 
 /// The local disk; a location is a path, or a `file://` URL of one.
 pub(super) struct LocalDisk;

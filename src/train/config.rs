@@ -1,6 +1,6 @@
-//! The training config: one TOML file (see `configs/`), read through serde with every
-//! unknown key refused, naming the key, the file and the line; keys since removed are
-//! dropped or refused as [`removed`] says.
+//! The training config: one TOML file (see `configs/`), possibly over a base config it
+//! names ([`base`]), read through serde with every unknown key refused, naming the key,
+//! the file and the line; keys since renamed or removed are read as [`old_keys`] says.
 //!
 //! Sections: the top level (`name`, `game`, `seed`, `device`), `[network]`, `[rules]`,
 //! `[run]`, `[search]` (the MCTS settings; keys left out take the self-play preset
@@ -18,7 +18,8 @@ use crate::nn::{Encoding, NetConfig, PolicyHead};
 use crate::players::PlayerSpec;
 use crate::selfplay::SelfPlaySettings;
 
-mod removed;
+mod base;
+mod old_keys;
 
 /// Why a config could not be read: one line naming the file.
 #[derive(Debug, thiserror::Error)]
@@ -201,15 +202,15 @@ pub struct RunSettings {
     /// learning from when they are decided by material, not by 16-simulation blunders.
     pub bootstrap_simulations: u32,
     /// Whether the bootstrap search counts material once the captures settle
-    /// (`mcts:eval=quiescence`) rather than as it stands, so that its games and values
+    /// (`mcts:eval=settled`) rather than as it stands, so that its games and values
     /// punish a piece left hanging.
-    pub bootstrap_quiescence: bool,
+    pub bootstrap_settled: bool,
 }
 
 impl RunSettings {
     /// The evaluator of the bootstrap generations.
     pub fn bootstrap_evaluator(&self) -> MaterialEvaluator {
-        if self.bootstrap_quiescence {
+        if self.bootstrap_settled {
             MaterialEvaluator::settled()
         } else {
             MaterialEvaluator::default()
@@ -233,9 +234,20 @@ impl Default for RunSettings {
             games_per_generation: 100,
             bootstrap_generations: 0,
             bootstrap_simulations: 0,
-            bootstrap_quiescence: false,
+            bootstrap_settled: false,
         }
     }
+}
+
+/// A TOML error in `file`, with its line where the error has a place in `text`.
+fn located(e: toml::de::Error, text: Option<&str>, file: &str) -> ConfigError {
+    let line = text.zip(e.span()).map(|(text, span)| text[..span.start.min(text.len())].lines().count().max(1));
+    let message = e.message().replace('\n', " ");
+    let why = match line {
+        Some(line) => format!("line {line}: {message}"),
+        None => message,
+    };
+    ConfigError { file: file.to_string(), why }
 }
 
 /// The ladder of [`EvaluationSettings::ladder`] when a config names none.
@@ -281,13 +293,18 @@ impl Default for EvaluationSettings {
 }
 
 impl Config {
-    /// Reads and checks the config file at `path`, printing a line on stderr for each
-    /// removed key it names at its default (see [`Config::parse`]).
+    /// Reads and checks the config file at `path` over its base if it names one, printing a
+    /// line on stderr for each old key it names (see [`Config::parse`]).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let text =
-            crate::text_file::read_text(path).map_err(|e| ConfigError { file: file.clone(), why: e.to_string() })?;
-        let (config, notes) = Config::parse(&text, &file)?;
+        let error = |why: String| ConfigError { file: file.clone(), why };
+        let text = crate::text_file::read_text(path).map_err(|e| error(e.to_string()))?;
+        let (config, notes) = match toml::from_str::<toml::Table>(&text) {
+            Ok(table) if table.contains_key("base") => {
+                Config::from_table(base::with_base(table, path).map_err(error)?, None, &file)?
+            }
+            _ => Config::parse(&text, &file)?,
+        };
         for note in notes {
             eprintln!("{file}: {note}");
         }
@@ -295,24 +312,28 @@ impl Config {
     }
 
     /// Reads and checks a config from its TOML `text`; `file` names it in errors. A key
-    /// since removed is dropped, with a note returned, where it has the value it took when
-    /// left out (a run directory's copy of an older config), and refused otherwise.
+    /// since renamed is read under its new name and a key since removed dropped, each with
+    /// a note returned, where it has the value it took when left out (a run directory's
+    /// copy of an older config); one removed and set otherwise is refused.
     pub fn parse(text: &str, file: &str) -> Result<(Config, Vec<String>), ConfigError> {
-        let error = |why: String| ConfigError { file: file.to_string(), why };
-        let located = |e: toml::de::Error| {
-            let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
-            let message = e.message().replace('\n', " ");
-            error(match line {
-                Some(line) => format!("line {line}: {message}"),
-                None => message,
-            })
-        };
-        let mut table: toml::Table = toml::from_str(text).map_err(located)?;
-        let notes = removed::take_removed(&mut table).map_err(error)?;
-        // Read from the text where nothing was taken out, so that errors name their line.
-        let config: Config =
-            if notes.is_empty() { toml::from_str(text) } else { Config::deserialize(table) }.map_err(located)?;
-        config.validate().map_err(error)?;
+        let table: toml::Table = toml::from_str(text).map_err(|e| located(e, Some(text), file))?;
+        Config::from_table(table, Some(text), file)
+    }
+
+    /// [`Config::parse`] of the config's `table`, read from `text` where it is one file's
+    /// whole text (then errors name their line).
+    fn from_table(
+        mut table: toml::Table,
+        text: Option<&str>,
+        file: &str,
+    ) -> Result<(Config, Vec<String>), ConfigError> {
+        let notes = old_keys::take_old_keys(&mut table).map_err(|why| ConfigError { file: file.to_string(), why })?;
+        let config: Config = match text {
+            Some(text) if notes.is_empty() => toml::from_str(text),
+            _ => Config::deserialize(table),
+        }
+        .map_err(|e| located(e, text, file))?;
+        config.validate().map_err(|why| ConfigError { file: file.to_string(), why })?;
         Ok((config, notes))
     }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use burn::tensor::Device;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::config::Config;
+use super::config::{Config, FIRST_NET_RUNG};
 use super::forecast::Forecast;
 use super::game::TrainableGame;
 use super::ladder::{evaluate_net, Evaluation};
@@ -23,7 +23,7 @@ use super::run_dir::{generation_name, RunDir, RunState};
 use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
 use crate::mcts::Guided;
-use crate::nn::{Inference, Net, NetEvaluator};
+use crate::nn::{Inference, Net, NetEvaluator, NetSource};
 use crate::selfplay::{play_games, read_shard, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport, ShardError};
 use crate::storage;
 
@@ -50,6 +50,9 @@ pub struct RunOptions<'a> {
     pub deadline: Option<Instant>,
     /// Draw progress bars (on a terminal).
     pub progress: bool,
+    /// A new run's first net, instead of random weights (`train --from`): it goes on from
+    /// that net's generation and hours of training, as they are recorded in the file.
+    pub start: Option<&'a NetSource>,
 }
 
 /// How a run ended.
@@ -83,13 +86,21 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             (trainer, state)
         }
         None => {
-            let trainer = Trainer::new(Net::new(shape, &autodiff), &config.train);
-            trainer.save(&dir.model(0), &dir.optimizer(0)).map_err(fail)?;
-            let state = RunState::default();
+            let (net, state) = match options.start {
+                Some(start) => start_from::<G>(config, start, &autodiff)?,
+                None => (Net::new(shape, &autodiff), RunState::default()),
+            };
+            let trainer = Trainer::new(net, &config.train);
+            trainer.save(&dir.model(state.generation), &dir.optimizer(state.generation)).map_err(fail)?;
             dir.write_state(&state).map_err(fail)?;
             (trainer, state)
         }
     };
+    if state.first > 0 && config.evaluation.ladder.iter().any(|rung| rung == FIRST_NET_RUNG) {
+        return Err(RunError(format!(
+            "evaluation.ladder: `{FIRST_NET_RUNG}` is a random net, and this run started from a trained one: leave it out"
+        )));
+    }
     dir.write_config(&config.to_toml().map_err(fail)?).map_err(fail)?;
     let new_game = G::new_game(config).map_err(RunError)?;
     let sample_shape = SampleShape::of::<G>();
@@ -106,7 +117,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
 
         // Self-play: a bootstrap generation's games by the teacher (the material search), a
         // later one's by the net; games a killed session already wrote count.
-        let bootstrap = g <= config.run.bootstrap_generations;
+        let bootstrap = state.first == 0 && g <= config.run.bootstrap_generations;
         let (done_games, done_samples) = shards_of(&dir.games(), &prefix, sample_shape);
         let job = SelfPlayJob {
             games: config.run.games_per_generation.saturating_sub(done_games),
@@ -139,7 +150,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });
         }
-        published = publish::<G>(config, dir, g, &trainer, &options.device)?;
+        published = publish::<G>(config, dir, (state.first, g), &trainer, &options.device)?;
 
         // Measure it now and then, and always at the end.
         let left = options.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
@@ -153,7 +164,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         metrics.bootstrap = bootstrap;
         metrics.setup = setup_line(config);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
-        state = RunState { generation: g, step: trainer.step(), hours, total_samples };
+        state = RunState { generation: g, step: trainer.step(), hours, total_samples, first: state.first };
         dir.write_state(&state).map_err(fail)?;
         let all = read_metrics(&dir.metrics()).map_err(fail)?;
         if let Err(error) = draw_plots(&all, &dir.plots()) {
@@ -181,14 +192,36 @@ fn evaluates(g: u32, last: u32, every: u32, left: Option<Duration>, took: Durati
     g == last || (every > 0 && (g % every == 0 || last_in_time))
 }
 
+/// The first net and state of a run that goes on from the trained net `start`: its
+/// weights, on the training device `autodiff`, as the net of its own generation, with its
+/// hours of training (both as its file records them, else 0).
+fn start_from<G: TrainableGame>(
+    config: &Config,
+    start: &NetSource,
+    autodiff: &Device,
+) -> Result<(Net, RunState), RunError> {
+    let (net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
+    let shape = config.network.net_config::<G>();
+    if info.config != shape {
+        return Err(RunError(format!(
+            "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
+            info.config.blocks, info.config.channels, shape.blocks, shape.channels
+        )));
+    }
+    let generation = info.provenance.generation.unwrap_or(0);
+    let hours = info.provenance.hours.unwrap_or(0.0);
+    Ok((net, RunState { generation, hours, first: generation, ..RunState::default() }))
+}
+
 /// Saves the trainer after generation `g` and the generation's net, which self-play,
 /// evaluation and play use: the trainer's own, or with `[train] average_generations = n`
-/// the mean of the trainer's nets after generations `g − n + 1 ..= g` (from 1: never the
-/// random net), the trainer's own then kept beside it. Returns that net, on `device`.
+/// the mean of the trainer's nets after generations `g − n + 1 ..= g`, none before the
+/// run's `first` (and never the random net of generation 0), the trainer's own then kept
+/// beside it. Returns that net, on `device`.
 fn publish<G: TrainableGame>(
     config: &Config,
     dir: &RunDir,
-    g: u32,
+    (first, g): (u32, u32),
     trainer: &Trainer,
     device: &Device,
 ) -> Result<Net, RunError> {
@@ -200,7 +233,7 @@ fn publish<G: TrainableGame>(
     trainer.save(&dir.trainer_model(g), &dir.optimizer(g)).map_err(fail)?;
     let own = trainer.model();
     let mut earlier = Vec::new();
-    for k in g.saturating_sub(n - 1).max(1)..g {
+    for k in g.saturating_sub(n - 1).max(first).max(1)..g {
         let path = dir.trained_model(k).map_err(fail)?;
         earlier.push(Net::load::<G>(&path, Some(own.config), device).map_err(fail)?);
     }

@@ -36,6 +36,10 @@ pub struct RunState {
     pub hours: f64,
     /// Samples self-play has written so far.
     pub total_samples: u64,
+    /// The generation the run started at: 0 for a random net, else the generation of the
+    /// trained net it went on from (`train --from`), whose weights are this run's net of it.
+    #[serde(default)]
+    pub first: u32,
 }
 
 /// Why a run directory could not be used: one line naming the file.

@@ -116,7 +116,9 @@ impl Hub {
         let token = new_token(&mut rng);
         let creator = nickname(new.name.as_deref());
         let (tokens, names, engine): ([Option<String>; 2], [Option<String>; 2], _) = match new.mode.as_str() {
-            "local" => ([Some(token.clone()), Some(token.clone())], [Some(creator.clone()), Some(creator.clone())], None),
+            "local" => {
+                ([Some(token.clone()), Some(token.clone())], [Some(creator.clone()), Some(creator.clone())], None)
+            }
             "online" => {
                 let mut tokens = [Some(new_token(&mut rng)), Some(new_token(&mut rng))];
                 tokens[human] = Some(token.clone());

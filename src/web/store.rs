@@ -153,7 +153,9 @@ impl Store {
         let column = if seat == 0 { "red_name" } else { "black_name" };
         self.transaction(|tx| {
             tx.execute(
-                &format!("UPDATE games SET engine = ?1, engine_spec = ?2, engine_hash = ?3, {column} = ?4 WHERE id = ?5"),
+                &format!(
+                    "UPDATE games SET engine = ?1, engine_spec = ?2, engine_hash = ?3, {column} = ?4 WHERE id = ?5"
+                ),
                 params![name, identity.spec, identity.net_hash, format!("engine: {name}"), id],
             )
             .map(drop)

@@ -1,8 +1,9 @@
 //! Keys the config once had and no longer reads. A run directory's `config.toml` is the
-//! whole config written out, so one written before a key's removal still names it: at the
-//! value the key took when left out, the run never relied on it and the key is dropped
-//! with a note; at any other value the config is refused, since the run did.
-//! `docs/experiments.md` names the last commit that had each.
+//! whole config written out, so one written before a key's removal or renaming still names
+//! it. A renamed key is read under its new name, with a note. A removed key at the value it
+//! took when left out is dropped with a note, since the run never relied on it; at any
+//! other value the config is refused, since the run did. `docs/experiments.md` names the
+//! last commit that had each removed key.
 
 use toml::{Table, Value};
 
@@ -25,10 +26,30 @@ const REMOVED: [Removed; 7] = [
     Removed { table: "train", key: "value_loss_weight", default: Some(Value::Float(1.0)) },
 ];
 
-/// Takes every removed key out of `config`, the whole config's table: a note for each one
-/// at its default, or the reason the config is refused for the first one set otherwise.
-pub(super) fn take_removed(config: &mut Table) -> Result<Vec<String>, String> {
+/// A renamed key: its table, its old name and its new one.
+struct Renamed {
+    table: &'static str,
+    old: &'static str,
+    new: &'static str,
+}
+
+/// Every renamed key.
+const RENAMED: [Renamed; 1] = [Renamed { table: "run", old: "bootstrap_quiescence", new: "bootstrap_settled" }];
+
+/// Reads every old key of `config`, the whole config's table, as today's config would: a
+/// renamed one under its new name, a removed one at its default dropped; a note for each,
+/// or the reason the config is refused for the first removed key set otherwise.
+pub(super) fn take_old_keys(config: &mut Table) -> Result<Vec<String>, String> {
     let mut notes = Vec::new();
+    for Renamed { table, old, new } in &RENAMED {
+        let Some(Value::Table(section)) = config.get_mut(*table) else { continue };
+        let Some(value) = section.remove(*old) else { continue };
+        if section.contains_key(*new) {
+            return Err(format!("`[{table}] {old}` is the old name of `{new}`, and both are set"));
+        }
+        section.insert(new.to_string(), value);
+        notes.push(format!("`[{table}] {old}` is now called `{new}`, and read as such"));
+    }
     for Removed { table, key, default } in &REMOVED {
         let Some(Value::Table(section)) = config.get_mut(*table) else { continue };
         let Some(value) = section.remove(*key) else { continue };
@@ -67,7 +88,28 @@ mod tests {
 
     fn take(text: &str) -> (Result<Vec<String>, String>, Table) {
         let mut table: Table = toml::from_str(text).unwrap();
-        (take_removed(&mut table), table)
+        (take_old_keys(&mut table), table)
+    }
+
+    #[test]
+    fn a_renamed_key_is_read_under_its_new_name_once() {
+        let (notes, table) = take(
+            "[run]
+bootstrap_quiescence = true
+",
+        );
+        assert_eq!(
+            notes.unwrap(),
+            ["`[run] bootstrap_quiescence` is now called `bootstrap_settled`, and read as such"]
+        );
+        assert_eq!(table["run"]["bootstrap_settled"].as_bool(), Some(true));
+        let (error, _) = take(
+            "[run]
+bootstrap_quiescence = true
+bootstrap_settled = false
+",
+        );
+        assert!(error.unwrap_err().contains("both are set"));
     }
 
     #[test]
