@@ -440,6 +440,8 @@ fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     let metrics = read_metrics(&dir.metrics()).unwrap();
     assert_eq!(metrics.iter().map(|m| (m.generation, m.bootstrap)).collect::<Vec<_>>(), [(3, false), (4, false)]);
     assert!(metrics[0].hours > hours, "{} after {hours}", metrics[0].hours);
+    // It trains only once its window holds `window_min` (200) samples.
+    assert!(metrics.iter().all(|m| (m.train_steps == 0) == (m.window_samples < 200)), "{metrics:?}");
     let state = dir.read_state().unwrap().unwrap();
     assert_eq!((state.first, state.generation), (2, 4));
 

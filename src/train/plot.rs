@@ -163,10 +163,10 @@ struct Panel {
     shade: Option<Shade>,
 }
 
-/// Loss components against training hours.
+/// Loss components against training hours (of the generations that trained).
 fn losses_panel(metrics: &[GenerationMetrics]) -> Panel {
     let line = |label: &str, value: fn(&GenerationMetrics) -> f64| {
-        Line::plain(label, metrics.iter().map(|m| (m.hours, value(m))).collect())
+        Line::plain(label, metrics.iter().filter(|m| m.train_steps > 0).map(|m| (m.hours, value(m))).collect())
     };
     Panel {
         title: "Training loss",

@@ -143,7 +143,11 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
 
         // Train on the window of every shard there (other machines' too).
         let update = window.refresh(&config.train).map_err(fail)?;
-        let steps = config.train.steps_for(done_samples + selfplay.samples);
+        // A run that went on from a trained net trains once its window is as large as a
+        // run's window is by then: its first generations' samples alone, each trained on
+        // `sample_reuse` times in one generation, overfit the net and undo its training.
+        let filling = state.first > 0 && update.window_samples < config.train.window_min;
+        let steps = if filling { 0 } else { config.train.steps_for(done_samples + selfplay.samples) };
         let bar = bar(options.progress, steps, "train");
         let training = trainer.train::<G>(&window, steps, options.stop, &bar);
         bar.finish_and_clear();
@@ -410,8 +414,18 @@ fn setup_line(config: &Config) -> String {
 
 /// The line printed after each generation.
 fn summary_line(m: &GenerationMetrics) -> String {
+    let training = match m.train_steps {
+        0 => format!("no training: the window holds {} samples", m.window_samples),
+        steps => format!(
+            "{steps} steps, loss {:.3} (policy {:.3}, value {:.3}), value acc {:.0}%",
+            m.loss,
+            m.policy_loss,
+            m.value_loss,
+            100.0 * m.value_accuracy
+        ),
+    };
     let mut line = format!(
-        "{}: {} games ({:.0} plies, {}-{}-{}), {} samples, {:.0} sims/s | {} steps, loss {:.3} (policy {:.3}, value {:.3}), value acc {:.0}% | {:.2} h",
+        "{}: {} games ({:.0} plies, {}-{}-{}), {} samples, {:.0} sims/s | {training} | {:.2} h",
         generation_name(m.generation),
         m.games,
         m.mean_game_plies,
@@ -420,11 +434,6 @@ fn summary_line(m: &GenerationMetrics) -> String {
         m.second_wins,
         m.samples,
         m.simulations_per_second,
-        m.train_steps,
-        m.loss,
-        m.policy_loss,
-        m.value_loss,
-        100.0 * m.value_accuracy,
         m.hours
     );
     for elo in &m.elo {
