@@ -12,6 +12,7 @@ use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::SearchConfig;
+use xiangqi_zero::nn::bf16::{has_bf16, Precision};
 use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
@@ -66,8 +67,9 @@ enum What {
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
         engine_timeout: u64,
     },
-    /// The 6×64 reference net on Xiangqi input: forward positions/s at batch 1, 16, 64
-    /// and 256 for burn's flex backend and for our CPU forward pass, and training
+    /// A net on Xiangqi input (the 6×64 reference unless told): forward positions/s at
+    /// batch 1, 16, 64 and 256 for burn's flex backend and for our CPU forward pass (in
+    /// fp32, and in bf16 where the CPU has it), and training
     /// samples/s at batch 256 (Adam), each against PyTorch's figure for the same net on
     /// the same threads, measured in the same run when python3 has torch
     /// (`scripts/pytorch-reference.py`). Threads: rayon's global pool (set
@@ -76,6 +78,12 @@ enum What {
         /// Number of timed runs; the median is reported.
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
+        /// Residual blocks of the net (4 for the self-play configs' net).
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
+        blocks: u32,
+        /// Channels of its trunk (32 for the self-play configs' net).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        channels: u32,
     },
     /// Training samples/s of a net (the 6×64 reference at batch 256 unless told; Adam): the raw step on
     /// one prepared batch (against PyTorch's, measured in the same run when python3 has
@@ -174,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let engine = vs_engine.map(|path| (path, protocol, Duration::from_secs(engine_timeout)));
             search(depth, runs, engine)?
         }
-        What::Nn { runs } => nn(runs),
+        What::Nn { runs, blocks, channels } => nn(runs, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize)),
         What::Train { runs, steps, blocks, channels, batch } => {
             train(runs, steps, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize), batch as usize)?
         }
@@ -356,8 +364,8 @@ fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
     }
 }
 
-/// Forward and training speed of the reference net (see `What::Nn`).
-fn nn(runs: u32) {
+/// Forward and training speed of the net of shape `config` (see `What::Nn`).
+fn nn(runs: u32, config: NetConfig) {
     use burn::module::Module;
     use burn::optim::{AdamConfig, GradientsParams};
     use burn::tensor::{Device, Tensor, TensorData};
@@ -365,11 +373,13 @@ fn nn(runs: u32) {
     use xiangqi_zero::nn::{CpuNet, Encoding, Net};
 
     let threads = rayon::current_num_threads();
-    let config = NetConfig::new::<Xiangqi>(6, 64);
     let device = Device::flex();
     let net = Net::new(config, &device.clone().autodiff()).valid();
     let weights = net.num_params() as u64;
-    let mut fast = CpuNet::new(&net);
+    // Ours in f32, and in bf16 where the CPU has it (what self-play and play then run).
+    let mut precisions = vec![Precision::F32];
+    precisions.extend(has_bf16().then_some(Precision::Bf16));
+    let mut ours: Vec<CpuNet> = precisions.iter().map(|&p| CpuNet::in_precision(&net, p)).collect();
     let positions: Vec<Vec<f32>> = reference_games(256)
         .iter()
         .map(|game| {
@@ -395,8 +405,14 @@ fn nn(runs: u32) {
         });
         println!("nn forward burn-flex batch {batch}: {rate:.0} positions/s{}", versus(rate, pytorch, "PyTorch"));
         let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
-        let rate = timed_rate(runs, batch, || fast.forward(&input, batch, &mut policy, &mut value));
-        println!("nn forward ours batch {batch}: {rate:.0} positions/s{}", versus(rate, pytorch, "PyTorch"));
+        let mut f32_rate = None;
+        for fast in &mut ours {
+            let rate = timed_rate(runs, batch, || fast.forward(&input, batch, &mut policy, &mut value));
+            let precision = fast.precision().name();
+            let against = versus(rate, pytorch, "PyTorch") + &versus(rate, f32_rate, "fp32");
+            println!("nn forward ours {precision} batch {batch}: {rate:.0} positions/s{against}");
+            f32_rate = f32_rate.or(Some(rate));
+        }
     }
     let autodiff = device.autodiff();
     let mut trained = Net::new(config, &autodiff);

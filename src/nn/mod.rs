@@ -39,7 +39,7 @@ pub mod store;
 pub use average::AverageError;
 pub use encoding::{transform_planes, transform_policy, Encoding};
 pub use evaluator::{Inference, NetEvaluator};
-pub use fast::CpuNet;
+pub use fast::{bf16, CpuNet};
 pub use info::{NetInfo, Provenance, ENCODING_VERSION};
 pub use model::{Net, NetConfig, NetOutput, PolicyHead, PolicyLayers};
 pub use shipped::{shipped_net, NetSource};

@@ -5,6 +5,7 @@
 //! split across rayon's threads, each running whole tiles of positions through the net
 //! so that a tile's working set stays in cache.
 
+pub mod bf16;
 pub(crate) mod kernels;
 pub(crate) mod transpose;
 mod weights;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig};
+use bf16::Precision;
 use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
 use transpose::transpose;
 use weights::{PolicyLayer, Weights};
@@ -61,9 +63,21 @@ impl Clone for CpuNet {
 }
 
 impl CpuNet {
-    /// Takes the weights of `net` (batch-norms on their running statistics).
+    /// Takes the weights of `net` (batch-norms on their running statistics), its convs to
+    /// run in the best precision of this CPU ([`Precision::for_this_cpu`]).
     pub fn new(net: &Net) -> CpuNet {
-        CpuNet { weights: Arc::new(Weights::of(net)), workers: Vec::new() }
+        CpuNet::in_precision(net, Precision::for_this_cpu())
+    }
+
+    /// [`CpuNet::new`] with the convs in `precision` where the CPU and their sizes allow.
+    pub fn in_precision(net: &Net, precision: Precision) -> CpuNet {
+        CpuNet { weights: Arc::new(Weights::of(net, precision)), workers: Vec::new() }
+    }
+
+    /// The precision of the trunk's convs (the stem's may be f32 where theirs is bf16: its
+    /// input planes are odd in number).
+    pub fn precision(&self) -> Precision {
+        self.weights.blocks.first().map_or(self.weights.stem.precision(), |[first, _]| first.precision())
     }
 
     /// The net's shape.

@@ -10,6 +10,7 @@ use burn::nn::conv::Conv2d;
 use burn::nn::Linear;
 use burn::tensor::Tensor;
 
+use super::bf16::Precision;
 use super::winograd::Winograd;
 use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};
 
@@ -158,9 +159,11 @@ fn dense(layer: &Linear) -> Dense {
 }
 
 impl Weights {
-    /// The weights of `net` (batch-norms in inference mode).
-    pub(crate) fn of(net: &Net) -> Weights {
+    /// The weights of `net` (batch-norms in inference mode), its 3×3 convs in `precision`
+    /// where they can run so.
+    pub(crate) fn of(net: &Net, precision: Precision) -> Weights {
         let config = net.config;
+        let conv = |conv| Winograd::new(&fold(conv)).in_precision(precision);
         let value_conv = fold(&net.value_conv);
         let (heads, policy) = match net.policy_layers() {
             PolicyLayers::Dense(conv, fc) => {
@@ -174,12 +177,8 @@ impl Weights {
         };
         Weights {
             config,
-            stem: Winograd::new(&fold(&net.stem)),
-            blocks: net
-                .blocks
-                .iter()
-                .map(|block| [Winograd::new(&fold(&block.first)), Winograd::new(&fold(&block.second))])
-                .collect(),
+            stem: conv(&net.stem),
+            blocks: net.blocks.iter().map(|block| [conv(&block.first), conv(&block.second)]).collect(),
             heads,
             policy,
             value_fc1: dense(&net.value_fc1),

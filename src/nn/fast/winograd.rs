@@ -7,6 +7,7 @@
 //! [`Winograd::forward`], its gradient to the weight through the transforms' backward
 //! ([`add_transformed_gradient`], [`kernel_gradient`]).
 
+use super::bf16::{self, Precision};
 #[cfg(target_arch = "x86_64")]
 use super::kernels::has_avx512;
 use super::kernels::{multiversion, product, Product};
@@ -31,6 +32,8 @@ pub(crate) struct Winograd {
     pub output: usize,
     /// `[point, input channel, output channel]`.
     u: Vec<f32>,
+    /// `u` as bf16 pairs ([`bf16::pack_weights`]) when the products run in bf16.
+    u_bf16: Option<Vec<u16>>,
     /// One per output channel.
     pub bias: Vec<f32>,
 }
@@ -68,6 +71,8 @@ impl Geometry {
 pub(crate) struct Scratch {
     v: Vec<f32>,
     m: Vec<f32>,
+    /// `v` rounded to bf16 pairs, for products in bf16.
+    pairs: Vec<u32>,
 }
 
 /// How an output transform ends.
@@ -85,13 +90,30 @@ impl Winograd {
     pub(crate) fn new(conv: &FoldedConv) -> Winograd {
         let (input, output) = (conv.input, conv.output);
         let u = transform_kernel(input, output, |i, o, ky, kx| conv.weight[((ky * 3 + kx) * input + i) * output + o]);
-        Winograd { input, output, u, bias: conv.bias.clone() }
+        Winograd { input, output, u, u_bf16: None, bias: conv.bias.clone() }
     }
 
     /// Transforms burn's conv weights (`[output, input, 3, 3]`), with no bias.
     pub(crate) fn of_kernel(input: usize, output: usize, weight: &[f32]) -> Winograd {
         let u = transform_kernel(input, output, |i, o, ky, kx| weight[((o * input + i) * 3 + ky) * 3 + kx]);
-        Winograd { input, output, u, bias: vec![0.0; output] }
+        Winograd { input, output, u, u_bf16: None, bias: vec![0.0; output] }
+    }
+
+    /// This convolution with its products in `precision` where it can run so (bf16 needs
+    /// an even number of input channels and whole registers of output channels).
+    pub(crate) fn in_precision(mut self, precision: Precision) -> Winograd {
+        let bf16 = precision == Precision::Bf16 && bf16::has_bf16() && bf16::fits(self.input, self.output);
+        self.u_bf16 = bf16.then(|| bf16::pack_weights(&self.u, POINTS, self.input, self.output));
+        self
+    }
+
+    /// The precision its products run in.
+    pub(crate) fn precision(&self) -> Precision {
+        if self.u_bf16.is_some() {
+            Precision::Bf16
+        } else {
+            Precision::F32
+        }
     }
 
     /// Convolves `positions` boards of channels-last `input` and ends with `epilogue`.
@@ -111,7 +133,12 @@ impl Winograd {
         let shape = Product { m: tiles, k: cin, n: cout, a_transposed: false, accumulate: false };
         for (point, m) in m.chunks_mut(tiles * cout).enumerate() {
             let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
-            points_product(shape, v, &self.u[point * cin * cout..(point + 1) * cin * cout], m);
+            let weights = point * cin * cout..(point + 1) * cin * cout;
+            match &self.u_bf16 {
+                #[cfg(target_arch = "x86_64")]
+                Some(u) => bf16::product(tiles, cin, cout, v, &u[weights], &mut scratch.pairs, m),
+                _ => points_product(shape, v, &self.u[weights], m),
+            }
         }
         transform_output(geometry, positions, cout, m, &self.bias, epilogue);
     }
