@@ -79,7 +79,8 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         _ => bail!("--config FILE is needed (or --resume --run DIR)"),
     };
     let dir = RunDir::new(args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name)));
-    match dir.read_state()? {
+    let state = dir.read_state()?;
+    match state {
         Some(_) if args.from.is_some() => {
             bail!("--from starts a new run, and {} already holds one: choose another --run", dir.root().display())
         }
@@ -120,7 +121,9 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         start: start.as_ref(),
     };
     catch_interrupts();
-    println!("{}", plan(&config, dir.root(), generations, args.minutes, args.from.as_deref()));
+    // A resumed run that went on from a trained net plays its own net from the start.
+    let went_on = state.filter(|state| state.first > 0).map(|state| format!("its generation {}", state.first));
+    println!("{}", plan(&config, dir.root(), generations, args.minutes, args.from.clone().or(went_on).as_deref()));
     let end = match config.game {
         GameName::Xiangqi => run::<Xiangqi>(&config, &dir, &options),
         GameName::Banqi => run::<Banqi>(&config, &dir, &options),
