@@ -8,8 +8,10 @@ use burn::tensor::Device;
 
 use super::config::Config;
 use super::game::TrainableGame;
-use super::run::{net_player, RunError, RunOptions};
+use super::net_player::net_player;
+use super::run::RunOptions;
 use super::run_dir::{generation_name, RunDir};
+use super::run_error::RunError;
 use crate::nn::Net;
 use crate::selfplay::{play_games, SelfPlayJob, SelfPlayProgress};
 

@@ -18,24 +18,15 @@ use super::forecast::Forecast;
 use super::game::TrainableGame;
 use super::ladder::{evaluate_net, Evaluation};
 use super::metrics::{append_metrics, read_metrics, truncate_metrics, GenerationMetrics};
+use super::net_player::net_player;
 use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
+use super::run_error::{fail, RunError};
 use super::speed_probe::SpeedProbe;
 use super::{TrainReport, Trainer, Window};
-use crate::mcts::Guided;
-use crate::nn::{Inference, Net, NetEvaluator, NetSource};
+use crate::nn::{Net, NetSource};
 use crate::selfplay::{play_games, read_shard, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport, ShardError};
 use crate::storage;
-
-/// Why a run stopped with an error: one line.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct RunError(pub String);
-
-/// Turns any displayable error into a [`RunError`].
-pub(super) fn fail(error: impl std::fmt::Display) -> RunError {
-    RunError(error.to_string())
-}
 
 /// How `train` was asked to run.
 pub struct RunOptions<'a> {
@@ -280,16 +271,6 @@ fn play_part<G: TrainableGame>(
         return Ok(SelfPlayReport::default());
     }
     with_selfplay_bar(options.progress, job.games, |progress| play(job, progress)).map_err(fail)
-}
-
-/// The net's self-play player: `model`'s forward pass on `device`, with the rules' help
-/// that `config`'s search asks for.
-pub(super) fn net_player<G: TrainableGame>(
-    model: &Net,
-    device: &Device,
-    config: &Config,
-) -> Guided<G, NetEvaluator<G>> {
-    Guided::new(NetEvaluator::new(Inference::for_device(model, device)), &config.search)
 }
 
 /// Games and samples in the shards of `games` whose names start with `prefix`

@@ -13,7 +13,7 @@ use burn::tensor::Device;
 
 use super::config::Config;
 use super::game::TrainableGame;
-use super::run::net_player;
+use super::net_player::net_player;
 use super::{Batch, Trainer};
 use crate::mcts::Evaluator;
 use crate::nn::Net;

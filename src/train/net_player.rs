@@ -1,0 +1,19 @@
+//! The net's self-play player, as the generation loop, the self-play workers and the speed
+//! probe all build it.
+
+use burn::tensor::Device;
+
+use super::config::Config;
+use super::game::TrainableGame;
+use crate::mcts::Guided;
+use crate::nn::{Inference, Net, NetEvaluator};
+
+/// The net's self-play player: `model`'s forward pass on `device`, with the rules' help
+/// that `config`'s search asks for.
+pub(super) fn net_player<G: TrainableGame>(
+    model: &Net,
+    device: &Device,
+    config: &Config,
+) -> Guided<G, NetEvaluator<G>> {
+    Guided::new(NetEvaluator::new(Inference::for_device(model, device)), &config.search)
+}
