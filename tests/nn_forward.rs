@@ -14,6 +14,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::nn::bf16::{has_bf16, Precision};
+use xiangqi_zero::nn::policy::wdl;
 use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig, NetSource, PolicyHead};
 
 fn random(rng: &mut StdRng, len: usize) -> Vec<f32> {
@@ -128,13 +129,6 @@ fn the_attention_policy_matches_burn() {
     assert_matches_burn::<Banqi>(attention(NetConfig::new::<Banqi>(1, 16)), 9);
 }
 
-/// The expected score of the side to move from win/draw/loss logits.
-fn expected_score(logits: &[f32]) -> f32 {
-    let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let e: Vec<f32> = logits.iter().map(|x| (x - top).exp()).collect();
-    (e[0] - e[2]) / e.iter().sum::<f32>()
-}
-
 #[test]
 fn the_shipped_net_in_bf16_picks_f32s_moves_and_values() {
     if !has_bf16() {
@@ -178,7 +172,7 @@ fn the_shipped_net_in_bf16_picks_f32s_moves_and_values() {
                     .max_by(|a, b| logits[position.move_label(*a)].total_cmp(&logits[position.move_label(*b)]))
             };
             same += usize::from(best(&outputs[0].0) == best(&outputs[1].0));
-            let value = |v: &[f32]| expected_score(&v[i * 3..i * 3 + 3]);
+            let value = |v: &[f32]| wdl([v[i * 3], v[i * 3 + 1], v[i * 3 + 2]]).1;
             worst_value = worst_value.max((value(&outputs[0].1) - value(&outputs[1].1)).abs());
         }
     }

@@ -299,11 +299,11 @@ impl Config {
         let file = path.display().to_string();
         let error = |why: String| ConfigError { file: file.clone(), why };
         let text = crate::text_file::read_text(path).map_err(|e| error(e.to_string()))?;
-        let (config, notes) = match toml::from_str::<toml::Table>(&text) {
-            Ok(table) if table.contains_key("base") => {
-                Config::from_table(base::with_base(table, path).map_err(error)?, None, &file)?
-            }
-            _ => Config::parse(&text, &file)?,
+        let table: toml::Table = toml::from_str(&text).map_err(|e| located(e, Some(&text), &file))?;
+        let (config, notes) = if table.contains_key("base") {
+            Config::from_table(base::with_base(table, path).map_err(error)?, None, &file)?
+        } else {
+            Config::from_table(table, Some(&text), &file)?
         };
         for note in notes {
             eprintln!("{file}: {note}");

@@ -161,19 +161,15 @@ mod kernels {
         CONFIGURED.set(true);
     }
 
-    /// `a`'s floats rounded to bf16, two to a `u32` (the first in the low half).
+    /// `a`'s floats (a whole number of 32: rows of whole input tiles) rounded to bf16, two
+    /// to a `u32` (the first in the low half).
     #[target_feature(enable = "avx512f,avx512bf16")]
     pub(super) unsafe fn to_pairs(a: &[f32], pairs: &mut [u32]) {
-        let whole = a.len() / 32 * 32;
-        for (a, pairs) in a[..whole].chunks_exact(32).zip(pairs.chunks_exact_mut(16)) {
+        for (a, pairs) in a.chunks_exact(32).zip(pairs.chunks_exact_mut(16)) {
             let low = _mm512_loadu_ps(a.as_ptr());
             let high = _mm512_loadu_ps(a.as_ptr().add(16));
             let packed: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(high, low));
             _mm512_storeu_si512(pairs.as_mut_ptr().cast(), packed);
-        }
-        for (i, pair) in (whole / 2..a.len() / 2).enumerate() {
-            let (x, y) = (a[whole + 2 * i], a[whole + 2 * i + 1]);
-            pairs[pair] = u32::from(super::bf16_bits(x)) | (u32::from(super::bf16_bits(y)) << 16);
         }
     }
 

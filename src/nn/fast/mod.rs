@@ -75,7 +75,7 @@ impl CpuNet {
     }
 
     /// The precision of the trunk's convs (the stem's may be f32 where theirs is bf16: its
-    /// input planes are odd in number).
+    /// input planes are not whole tiles).
     pub fn precision(&self) -> Precision {
         self.weights.blocks.first().map_or(self.weights.stem.precision(), |[first, _]| first.precision())
     }

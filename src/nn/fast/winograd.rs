@@ -100,7 +100,7 @@ impl Winograd {
     }
 
     /// This convolution with its products in `precision` where it can run so (bf16 needs
-    /// an even number of input channels and whole registers of output channels).
+    /// whole tiles: input channels in 32s, output channels in 16s).
     pub(crate) fn in_precision(mut self, precision: Precision) -> Winograd {
         let bf16 = precision == Precision::Bf16 && bf16::has_bf16() && bf16::fits(self.input, self.output);
         self.u_bf16 = bf16.then(|| bf16::pack_weights(&self.u, POINTS, self.input, self.output));
