@@ -28,10 +28,10 @@ P is the input planes `bench nn` prints):
 
 import argparse
 import json
-import time
 
 import torch
 import torch.nn.functional as F
+from reference_timing import timed_rate
 from torch import nn
 
 # src/nn/model.rs: VALUE_HIDDEN and POLICY_PLANES.
@@ -89,17 +89,6 @@ def loss(policy_logits, value_logits, policy_target, policy_weight, value_target
     return policy + cross_entropy(value_logits, value_target).mean()
 
 
-def timed_rate(runs, batch, step):
-    step()
-    rates = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        done = 0
-        while done == 0 or time.perf_counter() - started < 0.5:
-            step()
-            done += batch
-        rates.append(done / (time.perf_counter() - started))
-    return sorted(rates)[len(rates) // 2]
 
 
 def main():

@@ -12,7 +12,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig, NetInfo, ENCODING_VERSION};
 use xiangqi_zero::players::{Playable, PlayerSpec};
-use xiangqi_zero::train::{append_metrics, export, GenerationMetrics, RunDir, RunState};
+use xiangqi_zero::train::{append_metrics, export, GenerationMetrics, NetFormat, RunDir, RunState};
 
 const TRAINING_CONFIG: &str = "name = \"tiny\"\ngame = \"xiangqi\"\n[network]\nblocks = 1\nchannels = 8\n\
                                [search]\nquiet_leaves = true\nrules_prior = 0.5\nrules_value = 0.25\n";
@@ -72,7 +72,7 @@ fn round_trip<G: Playable>() {
     let dir = scratch(G::NAME);
     let (run, net) = run_dir::<G>(&dir);
     let out = dir.join("exported.safetensors");
-    let info = export(run.root(), None, Some("abc1234".to_string()), &out).unwrap();
+    let info = export(run.root(), None, Some("abc1234".to_string()), &out, NetFormat::Safetensors).unwrap().info;
     assert_eq!(info, NetInfo::read(&out).unwrap());
     assert_eq!(info.config, net.config);
     assert_eq!(info.encoding_version, Some(ENCODING_VERSION));
@@ -88,16 +88,18 @@ fn round_trip<G: Playable>() {
     let loaded = Net::load::<G>(&out, Some(net.config), &Device::flex()).unwrap();
     assert_eq!(outputs::<G>(&loaded), outputs::<G>(&net));
     // A net file of the run gives the same provenance; `train`'s own file stays loadable.
-    let again = export(&run.model(3), None, None, &dir.join("again.safetensors")).unwrap();
+    let again = export(&run.model(3), None, None, &dir.join("again.safetensors"), NetFormat::Safetensors).unwrap().info;
     assert_eq!(
         (again.provenance.generation, again.provenance.training_config),
         (Some(3), info.provenance.training_config.clone())
     );
     assert!(G::player(&format!("net:{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0).is_ok());
     // An earlier generation by number, with its own hours; a generation of a net file is refused.
-    let second = export(run.root(), Some(2), None, &dir.join("second.safetensors")).unwrap();
+    let second =
+        export(run.root(), Some(2), None, &dir.join("second.safetensors"), NetFormat::Safetensors).unwrap().info;
     assert_eq!((second.provenance.generation, second.provenance.hours), (Some(2), Some(1.0)));
-    let error = export(&out, Some(2), None, &dir.join("x.safetensors")).unwrap_err().to_string();
+    let error =
+        export(&out, Some(2), None, &dir.join("x.safetensors"), NetFormat::Safetensors).unwrap_err().to_string();
     assert!(error.contains("a generation is chosen from a run directory"), "{error}");
     // The exported net plays with the rules' help it records, unless the spec says otherwise.
     let recorded = G::player(&format!("net(sims=8):{}", out.display()).parse::<PlayerSpec>().unwrap(), 0).unwrap();
@@ -162,7 +164,7 @@ fn damaged_foreign_and_re_encoded_files_are_refused_in_one_line() {
     let dir = scratch("damaged");
     let (run, _) = run_dir::<Xiangqi>(&dir);
     let good = dir.join("good.safetensors");
-    export(run.root(), None, None, &good).unwrap();
+    export(run.root(), None, None, &good, NetFormat::Safetensors).unwrap();
     let bytes = std::fs::read(&good).unwrap();
     let length = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
     let file = |name: &str, contents: &[u8]| {
@@ -239,5 +241,38 @@ fn the_export_command_writes_a_file_and_prints_what_it_records() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("no-such-run") && !stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Set to 1 to make the ONNX test fail, not skip, where python3 has no onnxruntime.
+const REQUIRE_ONNX_VARIABLE: &str = "XZ_REQUIRE_ONNX_TEST";
+
+#[test]
+fn an_onnx_export_computes_the_same_logits_in_onnx_runtime() {
+    let dir = scratch("onnx");
+    // The shipped Xiangqi net (attention policy, piece counts, trained batch-norms) and a
+    // random Banqi net with the dense policy head.
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/nets/xiangqi.safetensors");
+    let (run, _) = run_dir::<Banqi>(&dir);
+    for (checkpoint, name) in [(shipped, "xiangqi.onnx"), (run.root().to_path_buf(), "banqi.onnx")] {
+        let out = dir.join(name);
+        let output = Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
+            .args(["export", "--format", "onnx", "--checkpoint"])
+            .arg(&checkpoint)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+        assert!(out.is_file() && stdout.contains("game: "), "{stdout}");
+        if stdout.contains("not checked: python3 with onnxruntime not found") {
+            let required = std::env::var(REQUIRE_ONNX_VARIABLE).as_deref() == Ok("1");
+            assert!(!required, "python3 has no onnxruntime — `pip install onnxruntime` (.ci/run does)");
+            eprintln!("skipped: python3 has no onnxruntime — `pip install onnxruntime` to run this test");
+            continue;
+        }
+        assert!(stdout.contains("checked in ONNX Runtime"), "{stdout}");
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -17,7 +17,7 @@ use xiangqi_zero::game::{Game, Status};
 use xiangqi_zero::matches::{run_match, MatchConfig, Start};
 use xiangqi_zero::nn::{Net, NetConfig};
 use xiangqi_zero::players::Playable;
-use xiangqi_zero::train::export;
+use xiangqi_zero::train::{export, NetFormat};
 
 /// An exported random 1×8 Xiangqi net, made once per test binary.
 fn net_file() -> &'static PathBuf {
@@ -28,7 +28,7 @@ fn net_file() -> &'static PathBuf {
         let trained = dir.join("trained.safetensors");
         Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&trained).unwrap();
         let exported = dir.join("exported.safetensors");
-        export(&trained, None, None, &exported).unwrap();
+        export(&trained, None, None, &exported, NetFormat::Safetensors).unwrap();
         exported
     })
 }

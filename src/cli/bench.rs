@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand};
 
+use super::bench_nn;
 use super::bench_peer::{self, Engine, Protocol, PyTorch, PyTorchJob};
 use super::GameKind;
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::SearchConfig;
-use xiangqi_zero::nn::bf16::{has_bf16, Precision};
 use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
@@ -69,13 +69,14 @@ enum What {
     },
     /// A net on Xiangqi input (the 6×64 reference unless told): forward positions/s at
     /// batch 1, 16, 64 and 256 for burn's flex backend and for our CPU forward pass (in
-    /// fp32, and in bf16 where the CPU has it), and training
-    /// samples/s at batch 256 (Adam), each against PyTorch's figure for the same net on
-    /// the same threads, measured in the same run when python3 has torch
-    /// (`scripts/pytorch-reference.py`). Threads: rayon's global pool (set
+    /// fp32, and in bf16 where the CPU has it), with its share of the CPU's peak, and
+    /// training samples/s at batch 256 (Adam). Each against the same net on the same
+    /// threads in the same run: ONNX Runtime on its ONNX export, run by turns with ours,
+    /// when python3 has onnxruntime (`scripts/onnxruntime-reference.py`), and PyTorch when
+    /// it has torch (`scripts/pytorch-reference.py`). Threads: rayon's global pool (set
     /// RAYON_NUM_THREADS).
     Nn {
-        /// Number of timed runs; the median is reported.
+        /// Number of timed rounds (ours and ONNX Runtime's by turns); the median is reported.
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=100))]
         runs: u32,
         /// Residual blocks of the net (4 for the self-play configs' net).
@@ -182,7 +183,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let engine = vs_engine.map(|path| (path, protocol, Duration::from_secs(engine_timeout)));
             search(depth, runs, engine)?
         }
-        What::Nn { runs, blocks, channels } => nn(runs, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize)),
+        What::Nn { runs, blocks, channels } => {
+            bench_nn::nn(runs, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize))
+        }
         What::Train { runs, steps, blocks, channels, batch } => {
             train(runs, steps, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize), batch as usize)?
         }
@@ -200,7 +203,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The median of `values` (the upper one of an even count), as every figure here.
-fn median(mut values: Vec<f64>) -> f64 {
+pub(super) fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }
@@ -218,7 +221,7 @@ fn median_rate(runs: u32, count: impl Fn() -> u64) -> f64 {
 }
 
 /// `, 1.23x NAME` when the peer was measured, else nothing.
-fn versus(ours: f64, peer: Option<f64>, name: &str) -> String {
+pub(super) fn versus(ours: f64, peer: Option<f64>, name: &str) -> String {
     peer.map_or(String::new(), |theirs| format!(", {:.2}x {name}", ours / theirs))
 }
 
@@ -344,7 +347,7 @@ fn median_search(mut runs: Vec<(Option<u64>, Duration)>) -> (Duration, Option<(u
 /// version, threads and net size) or why there are none. None as well when its net's
 /// size differs from ours (`weights`, parameters and batch-norm running statistics): no
 /// ratio to another net.
-fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
+pub(super) fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
     match bench_peer::pytorch(job) {
         Ok(peer) if peer.weights != weights => {
             println!("PyTorch: not compared (its net holds {} weights, ours {weights})", peer.weights);
@@ -364,82 +367,9 @@ fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
     }
 }
 
-/// Forward and training speed of the net of shape `config` (see `What::Nn`).
-fn nn(runs: u32, config: NetConfig) {
-    use burn::module::Module;
-    use burn::optim::{AdamConfig, GradientsParams};
-    use burn::tensor::{Device, Tensor, TensorData};
-    use xiangqi_zero::nn::loss::losses;
-    use xiangqi_zero::nn::{CpuNet, Encoding, Net};
-
-    let threads = rayon::current_num_threads();
-    let device = Device::flex();
-    let net = Net::new(config, &device.clone().autodiff()).valid();
-    let weights = net.num_params() as u64;
-    // Ours in f32, and in bf16 where the CPU has it (what self-play and play then run).
-    let mut precisions = vec![Precision::F32];
-    precisions.extend(has_bf16().then_some(Precision::Bf16));
-    let mut ours: Vec<CpuNet> = precisions.iter().map(|&p| CpuNet::in_precision(&net, p)).collect();
-    let positions: Vec<Vec<f32>> = reference_games(256)
-        .iter()
-        .map(|game| {
-            let mut planes = vec![0.0; Xiangqi::INPUT_SIZE];
-            game.encode(&mut planes);
-            planes
-        })
-        .collect();
-    let batches = [1usize, 16, 64, 256];
-    let batch = 256;
-    println!("nn: {config}, {weights} weights (batch-norm running statistics included), {threads} thread(s)");
-    let job =
-        PyTorchJob { config: &config, threads, runs, forward_batches: &batches, train_batch: batch, weight_decay: 0.0 };
-    let peer = pytorch_peer(&job, weights);
-    for batch in batches {
-        let input: Vec<f32> = positions[..batch].concat();
-        let pytorch = peer.as_ref().and_then(|p| p.forward.iter().find(|f| f.0 == batch)).map(|f| f.1);
-        if let Some(rate) = pytorch {
-            println!("nn forward PyTorch batch {batch}: {rate:.0} positions/s");
-        }
-        let rate = timed_rate(runs, batch, || {
-            let _ = net.infer(input.clone(), batch);
-        });
-        println!("nn forward burn-flex batch {batch}: {rate:.0} positions/s{}", versus(rate, pytorch, "PyTorch"));
-        let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
-        let mut f32_rate = None;
-        for fast in &mut ours {
-            let rate = timed_rate(runs, batch, || fast.forward(&input, batch, &mut policy, &mut value));
-            let precision = fast.precision().name();
-            let against = versus(rate, pytorch, "PyTorch") + &versus(rate, f32_rate, "fp32");
-            println!("nn forward ours {precision} batch {batch}: {rate:.0} positions/s{against}");
-            f32_rate = f32_rate.or(Some(rate));
-        }
-    }
-    let autodiff = device.autodiff();
-    let mut trained = Net::new(config, &autodiff);
-    let mut optimizer = AdamConfig::new().init();
-    let input = trained.input(positions.concat(), batch);
-    let mut policy = vec![0.0; batch * config.policy_size];
-    for (i, chunk) in policy.chunks_mut(config.policy_size).enumerate() {
-        chunk[i % config.policy_size] = 1.0;
-    }
-    let policy = Tensor::<2>::from_data(TensorData::new(policy, [batch, config.policy_size]), &autodiff);
-    let value = Tensor::<2>::from_data(TensorData::new([1.0f32, 0.0, 0.0].repeat(batch), [batch, 3]), &autodiff);
-    let weight = Tensor::<1>::ones([batch], &autodiff);
-    let rate = timed_rate(runs, batch, || {
-        let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
-        let grads = GradientsParams::from_grads(loss.backward(), &trained);
-        trained = optimizer.step(1e-3, trained.clone(), grads);
-    });
-    let pytorch = peer.map(|p| p.train);
-    if let Some(rate) = pytorch {
-        println!("nn train PyTorch batch {batch} (Adam): {rate:.0} samples/s");
-    }
-    println!("nn train burn-flex batch {batch} (Adam): {rate:.0} samples/s{}", versus(rate, pytorch, "PyTorch"));
-}
-
 /// `count` positions along games of middle legal moves (restarting when one ends), as
 /// self-play would meet them.
-fn reference_games(count: usize) -> Vec<Xiangqi> {
+pub(super) fn reference_games(count: usize) -> Vec<Xiangqi> {
     let mut game = Xiangqi::start();
     let mut moves = Vec::new();
     let mut games = Vec::with_capacity(count);
@@ -537,7 +467,7 @@ fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize) -> anyhow:
 
 /// The median over `runs` runs of the positions per second of `step`, which handles
 /// `batch` positions; each run repeats `step` for about half a second after a warm-up.
-fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
+pub(super) fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
     step();
     let rates: Vec<f64> = (0..runs)
         .map(|_| {

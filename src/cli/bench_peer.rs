@@ -162,29 +162,44 @@ pub struct PyTorchJob<'a> {
 /// scripts/pytorch-reference.py`, with the same arguments and the same output.
 pub const PYTORCH_REFERENCE_VAR: &str = "XZ_PYTORCH_REFERENCE";
 
-/// How long `python3 -c 'import torch'` may take.
-const TORCH_CHECK: Duration = Duration::from_secs(30);
+/// How long `python3 -c 'import MODULE'` may take.
+const IMPORT_CHECK: Duration = Duration::from_secs(30);
+
+/// The command that runs `scripts/SCRIPT` with python3, where python3 has `module`, or
+/// the program the environment variable `variable` names in its place; else why not.
+pub(super) fn reference_script(variable: &str, module: &str, script: &str) -> Result<Command, String> {
+    if let Some(program) = std::env::var_os(variable) {
+        return Ok(Command::new(program));
+    }
+    let import = output_within(Command::new("python3").args(["-c", &format!("import {module}")]), IMPORT_CHECK);
+    if !import.is_ok_and(|(status, _, _)| status.success()) {
+        return Err(format!("python3 with {module} not found (pip install {module})"));
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts").join(script);
+    if !script.is_file() {
+        return Err(format!("{} not found", script.display()));
+    }
+    let mut command = Command::new("python3");
+    command.arg(script);
+    Ok(command)
+}
+
+/// The standard output of a reference script's `command`, run to its end within `limit`,
+/// or why there is none (named `what`): it could not start, failed or ran out of time.
+pub(super) fn script_output(command: &mut Command, limit: Duration, what: &str) -> Result<String, String> {
+    let (status, stdout, stderr) = output_within(command, limit).map_err(|e| format!("{what}: {e}"))?;
+    if !status.success() {
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string();
+        return Err(format!("{what} {}: {last}", exited(status)));
+    }
+    Ok(stdout)
+}
 
 /// PyTorch's figures for `job`, measured now, or why there are none: no python3 with
 /// torch, or a script that failed, timed out or printed something else. The checks take
 /// a few seconds at most when torch is missing.
 pub fn pytorch(job: &PyTorchJob) -> Result<PyTorch, String> {
-    let mut command = match std::env::var_os(PYTORCH_REFERENCE_VAR) {
-        Some(program) => Command::new(program),
-        None => {
-            let torch = output_within(Command::new("python3").args(["-c", "import torch"]), TORCH_CHECK);
-            if !torch.is_ok_and(|(status, _, _)| status.success()) {
-                return Err("python3 with torch not found".to_string());
-            }
-            let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/pytorch-reference.py");
-            if !script.is_file() {
-                return Err(format!("{} not found", script.display()));
-            }
-            let mut command = Command::new("python3");
-            command.arg(script);
-            command
-        }
-    };
+    let mut command = reference_script(PYTORCH_REFERENCE_VAR, "torch", "pytorch-reference.py")?;
     let config = job.config;
     let batches: Vec<String> = job.forward_batches.iter().map(usize::to_string).collect();
     command.args(["--threads", &job.threads.to_string(), "--runs", &job.runs.to_string()]).args([
@@ -210,12 +225,7 @@ pub fn pytorch(job: &PyTorchJob) -> Result<PyTorch, String> {
     // Each figure takes about half a second a run after its warm-up; import and set-up
     // take seconds.
     let limit = Duration::from_secs(120 + 10 * u64::from(job.runs) * (job.forward_batches.len() as u64 + 1));
-    let (status, stdout, stderr) =
-        output_within(&mut command, limit).map_err(|e| format!("the reference script: {e}"))?;
-    if !status.success() {
-        let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string();
-        return Err(format!("the reference script {}: {last}", exited(status)));
-    }
+    let stdout = script_output(&mut command, limit, "the reference script")?;
     parse_pytorch(&stdout, job).map_err(|e| format!("the reference script's output: {e}"))
 }
 

@@ -4,14 +4,37 @@
 //! directory, a generation of it and the commit that trained it (README, Play):
 //!
 //!     xiangqi-zero export --checkpoint RUN --generation N --commit HASH --out assets/nets/xiangqi.safetensors
+//!
+//! With `--format onnx` it writes an ONNX model instead, and checks its outputs in ONNX
+//! Runtime against ours where python3 has onnxruntime.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use clap::Args as ClapArgs;
+use anyhow::bail;
+use clap::{Args as ClapArgs, ValueEnum};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
-use xiangqi_zero::nn::NetInfo;
-use xiangqi_zero::train::export;
+use super::onnxruntime::{onnxruntime, write_inputs, OrtJob};
+use xiangqi_zero::nn::{Net, NetInfo};
+use xiangqi_zero::train::{export, NetFormat};
+
+/// Positions the ONNX check runs.
+const CHECK_POSITIONS: usize = 64;
+/// The largest difference from our logits the ONNX check allows (float rounding in
+/// another order of operations stays far below it).
+const CHECK_TOLERANCE: f64 = 1e-3;
+
+/// The file formats `export` writes.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Our net file, which every command reads.
+    #[default]
+    Safetensors,
+    /// An ONNX model (input `planes`, outputs `policy` and `value` logits).
+    Onnx,
+}
 
 /// Arguments of `export`.
 #[derive(ClapArgs, Debug)]
@@ -23,13 +46,17 @@ pub struct Args {
     /// The generation of the run directory to export (default: its newest).
     #[arg(long, value_name = "N", requires = "checkpoint")]
     generation: Option<u32>,
-    /// The git commit of the code that trained the net (default: `git rev-parse HEAD` here,
-    /// the code exporting it: give the training's own when they differ).
+    /// The git commit of the code that trained the net (default: the one a net file
+    /// records, else `git rev-parse HEAD` here, the code exporting it: give the training's
+    /// own when they differ).
     #[arg(long, value_name = "HASH", requires = "checkpoint")]
     commit: Option<String>,
     /// The file to write.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// The file's format.
+    #[arg(long, value_enum, default_value_t = Format::Safetensors, requires = "checkpoint")]
+    format: Format,
     /// Only print what the net file FILE records.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["checkpoint", "out"])]
     info: Option<PathBuf>,
@@ -40,13 +67,55 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let info = match (args.info, args.checkpoint, args.out) {
         (Some(file), ..) => NetInfo::read(&file)?,
         (None, Some(checkpoint), Some(out)) => {
-            let info = export(&checkpoint, args.generation, args.commit.or_else(head_commit), &out)?;
+            let format = match args.format {
+                Format::Safetensors => NetFormat::Safetensors,
+                Format::Onnx => NetFormat::Onnx,
+            };
+            let recorded = || NetInfo::read(&checkpoint).ok().and_then(|info| info.provenance.commit);
+            let commit = args.commit.or_else(recorded).or_else(head_commit);
+            let exported = export(&checkpoint, args.generation, commit, &out, format)?;
             println!("wrote {}", out.display());
-            info
+            if format == NetFormat::Onnx {
+                check_onnx(&exported.net, &out)?;
+            }
+            exported.info
         }
         _ => anyhow::bail!("give --checkpoint PATH --out FILE, or --info FILE"),
     };
     print!("{info}");
+    Ok(())
+}
+
+/// Runs the ONNX file `out` in ONNX Runtime on random positions and compares its logits
+/// with `net`'s; says so in a line, or why it could not.
+fn check_onnx(net: &Net, out: &std::path::Path) -> anyhow::Result<()> {
+    if !out.is_file() {
+        println!("not checked: the file is not on this machine's disk");
+        return Ok(());
+    }
+    let mut rng = StdRng::seed_from_u64(1);
+    // Sparse 0/1 planes, as encoded positions are.
+    let positions: Vec<f32> =
+        (0..CHECK_POSITIONS * net.config.input_size()).map(|_| f32::from(u8::from(rng.random_bool(0.1)))).collect();
+    let inputs = std::env::temp_dir().join(format!("xiangqi-zero-onnx-check-{}.npz", std::process::id()));
+    write_inputs(&inputs, net, &positions, CHECK_POSITIONS)?;
+    let job = OrtJob { model: out, inputs: &inputs, threads: 1, runs: 1, forward_batches: &[], check: true };
+    let result = onnxruntime(&job);
+    let _ = std::fs::remove_file(&inputs);
+    match result {
+        Ok(ort) => {
+            let (policy, value) = ort.differences.expect("asked for the check");
+            let line = format!(
+                "ONNX Runtime {}: largest difference from our logits on {CHECK_POSITIONS} positions: policy {policy:.1e}, value {value:.1e}",
+                ort.version
+            );
+            if policy.max(value) > CHECK_TOLERANCE {
+                bail!("{line}, above {CHECK_TOLERANCE:.0e}: the ONNX file does not compute our net");
+            }
+            println!("checked in {line}");
+        }
+        Err(why) => println!("not checked: {why}"),
+    }
     Ok(())
 }
 

@@ -1,10 +1,12 @@
 //! One module per subcommand; each is a thin layer over the library.
 
 mod bench;
+mod bench_nn;
 mod bench_peer;
 mod eval;
 mod export;
 mod notation;
+mod onnxruntime;
 mod perft;
 mod play;
 mod plot;

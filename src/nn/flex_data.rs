@@ -1,8 +1,9 @@
 //! Our kernels' side of burn's `flex` tensors: their `f32` storage as a contiguous slice,
-//! and floats back into a tensor.
+//! floats back into a tensor, and a tensor's values as floats.
 
 use burn::backend::flex::{FlexTensor, Layout};
 use burn::backend::{Bytes, DType, Shape, TensorMetadata};
+use burn::tensor::Tensor;
 
 /// The tensor, made contiguous where it is a view (a broadcast gradient, a transposed
 /// input), when it holds `f32`; `None` for other dtypes, which our kernels leave to burn.
@@ -19,4 +20,9 @@ pub(crate) fn f32_tensor<const D: usize>(floats: Vec<f32>, shape: [usize; D]) ->
 pub(crate) fn dims<const D: usize>(tensor: &FlexTensor) -> Option<[usize; D]> {
     let shape = tensor.shape();
     (shape.num_dims() == D).then(|| shape.dims::<D>())
+}
+
+/// The values of `tensor`, converted to `f32`, row-major.
+pub(crate) fn floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor.into_data().convert::<f32>().try_to_vec::<f32>().expect("converted to f32")
 }

@@ -13,6 +13,7 @@
 //! - [`CpuNet`] is our own forward pass of a [`Net`]'s weights, the fast one on CPU.
 //! - [`NetEvaluator`]: the net as the search's evaluator, over our CPU forward pass or
 //!   burn's on a GPU ([`Inference`]).
+//! - [`onnx::model`] writes a [`Net`] as an ONNX model, for ONNX Runtime and other programs.
 //! - [`Net::average`] is the mean of several nets (stochastic weight averaging).
 //! - [`shipped_net`]: the nets that ship in the binary; [`NetSource`]: a file or one of them.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
@@ -32,6 +33,7 @@ pub mod info;
 mod labels;
 pub mod loss;
 pub mod model;
+pub mod onnx;
 pub mod policy;
 mod shipped;
 pub mod store;

@@ -15,7 +15,7 @@ use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
 use crate::mcts::RulesHelp;
-use crate::nn::{Net, NetError, NetInfo};
+use crate::nn::{onnx, Net, NetError, NetInfo};
 use crate::storage::{self, Kind};
 use crate::text_file::read_text;
 
@@ -39,20 +39,41 @@ pub enum ExportError {
     GenerationOfFile(PathBuf),
 }
 
+/// The file format `export` writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum NetFormat {
+    /// Our own net file: safetensors with the net's metadata, which every command reads.
+    #[default]
+    Safetensors,
+    /// An ONNX model ([`crate::nn::onnx`]), for ONNX Runtime and other programs.
+    Onnx,
+}
+
+/// What `export` wrote: the file's metadata and the net itself.
+#[derive(Debug)]
+pub struct Exported {
+    /// What the written file records.
+    pub info: NetInfo,
+    /// The net, as read from the checkpoint.
+    pub net: Net,
+}
+
 /// Exports the net of `checkpoint` — a run directory (its net of `generation`, else its
 /// newest) or a net file, on disk or in an object store — to `out` (written whole), and
-/// returns what `out` now records. Where it comes from is read from the run directory
-/// (for a net file, the one it lies in when it is a run's `models/genNNNN.safetensors`):
+/// returns what `out` now records, with the net. Where it comes from is read from the run
+/// directory (for a net file, the one it lies in when it is a run's
+/// `models/genNNNN.safetensors`):
 /// the generation, the training config, the run's name in it, the hours of training
 /// (`metrics.jsonl`) and the rules' help the net was trained with, which it plays with;
 /// else from the file's own metadata. `commit`, the code that trained it, is recorded
-/// when given.
+/// when given. `format` is the file's format.
 pub fn export(
     checkpoint: &Path,
     generation: Option<u32>,
     commit: Option<String>,
     out: &Path,
-) -> Result<NetInfo, ExportError> {
+    format: NetFormat,
+) -> Result<Exported, ExportError> {
     let kind =
         storage::kind(checkpoint).map_err(|e| RunDirError { path: checkpoint.to_path_buf(), why: e.to_string() })?;
     let (net_file, run) = match (kind, generation) {
@@ -93,8 +114,18 @@ pub fn export(
         Xiangqi::NAME => Net::load::<Xiangqi>(&net_file, None, &device)?,
         _ => Net::load::<Banqi>(&net_file, None, &device)?,
     };
-    net.save_with(out, provenance)?;
-    Ok(NetInfo::read(out)?)
+    match format {
+        NetFormat::Safetensors => {
+            net.save_with(out, provenance)?;
+            Ok(Exported { info: NetInfo::read(out)?, net })
+        }
+        NetFormat::Onnx => {
+            let info = NetInfo::new(net.config, provenance);
+            storage::write(out, &onnx::model(&net, &info))
+                .map_err(|e| NetError::Write { path: out.to_path_buf(), why: e.to_string() })?;
+            Ok(Exported { info, net })
+        }
+    }
 }
 
 /// The run directory and generation of a net file named like a run's nets

@@ -38,7 +38,7 @@ mod trainer;
 mod window;
 
 pub use contribute::contribute;
-pub use export::{export, ExportError};
+pub use export::{export, ExportError, Exported, NetFormat};
 pub use forecast::Forecast;
 pub use game::{NewGame, TrainableGame};
 pub use loader::{make_batch, spawn_loader, Batch};

@@ -12,6 +12,7 @@ use burn::tensor::Tensor;
 
 use super::bf16::Precision;
 use super::winograd::Winograd;
+use crate::nn::flex_data::floats;
 use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};
 
 /// A convolution with its batch-norm folded in.
@@ -80,10 +81,6 @@ pub(crate) struct Weights {
     pub value_fc2: Dense,
     /// The input planes' means to the value logits (`NetConfig::count_value`).
     pub value_counts: Option<Dense>,
-}
-
-fn floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
-    tensor.into_data().convert::<f32>().try_to_vec::<f32>().expect("converted to f32")
 }
 
 fn param<const D: usize>(param: &Param<Tensor<D>>) -> Vec<f32> {
