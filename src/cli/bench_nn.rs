@@ -242,7 +242,9 @@ impl Peaks {
         };
         let gflops = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{:.0}", p / 1e9));
         format!(
-            "{net}; peak of {} core(s) at {ghz:.2} GHz: fp32 {} GFLOP/s (2 FMA units), bf16 {} GFLOP/s (AMX)",
+            "{net}; peak of {} core(s) at {ghz:.2} GHz: fp32 {} GFLOP/s (2 FMA units), bf16 {} GFLOP/s (AMX). \
+             Shares below are of the direct count: our 3×3 convs run as Winograd F(2×2, 3×3), with 2.25× \
+             fewer multiplies, so a share can pass 100%",
             self.cores,
             gflops(self.peak(Precision::F32)),
             gflops(self.peak(Precision::Bf16)),
@@ -251,6 +253,6 @@ impl Peaks {
 
     /// `, N% of the PRECISION peak` for `rate` operations a second, or nothing.
     fn share(&self, precision: Precision, rate: f64) -> String {
-        self.peak(precision).map_or(String::new(), |peak| format!(", {:.0}% of peak", 100.0 * rate / peak))
+        self.peak(precision).map_or(String::new(), |peak| format!(", {:.0}% of the {} peak", 100.0 * rate / peak, precision.name()))
     }
 }
