@@ -78,7 +78,8 @@ pub(crate) fn fits(k: usize, n: usize) -> bool {
 }
 
 /// `x` rounded to the nearest bf16 (ties to even), as its bits.
-fn bf16_bits(x: f32) -> u16 {
+#[inline(always)]
+pub(crate) fn bf16_bits(x: f32) -> u16 {
     let bits = x.to_bits();
     if x.is_nan() {
         return ((bits >> 16) | 0x40) as u16;
@@ -103,31 +104,39 @@ pub(crate) fn pack_weights(b: &[f32], points: usize, k: usize, n: usize) -> Vec<
     packed
 }
 
-/// `out = a · b` for `a` (`m × k` f32, row-major), rounded to bf16 into `pairs` on the
-/// way, and `b` packed by [`pack_weights`] (`k × n`); `out` is `m × n`. The CPU must have
-/// AVX512-BF16 ([`has_bf16`]).
+/// Rows of `a` that [`point_products`] may read past the last point's: the operand must
+/// hold this many more rows of zeros (or anything finite: their products are thrown away).
+pub(crate) const PAST_ROWS: usize = 32;
+
+/// `out[p] = a[p] · b[p]` for each of `points` products: `a[p]` is `m × k` bf16 (as bits,
+/// row-major, [`bf16_bits`]), `b[p]` is `k × n` packed by [`pack_weights`], `out[p]` is
+/// `m × n` f32. `a` holds [`PAST_ROWS`] rows more than `points · m`. The CPU must have AMX
+/// ([`has_bf16`]).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn product(m: usize, k: usize, n: usize, a: &[f32], b: &[u16], pairs: &mut Vec<u32>, out: &mut [f32]) {
-    assert!(fits(k, n) && a.len() >= m * k && b.len() >= k * n && out.len() >= m * n, "bf16 product operands");
+pub(crate) fn point_products(points: usize, m: usize, k: usize, n: usize, a: &[u16], b: &[u16], out: &mut [f32]) {
+    assert!(fits(k, n), "bf16 products of {k} inputs and {n} outputs");
+    assert!(a.len() >= (points * m + PAST_ROWS) * k && b.len() >= points * k * n && out.len() >= points * m * n);
     assert!(has_bf16(), "bf16 products do not run on this machine");
-    // Whole tiles of rows: those past `m` stay zero.
-    let rows = m.div_ceil(16) * 16;
-    if pairs.len() < rows * k / 2 {
-        pairs.resize(rows * k / 2, 0);
-    }
-    pairs[m * k / 2..rows * k / 2].fill(0);
-    // SAFETY: the CPU has AVX-512F, AVX512-BF16 and AMX, granted to this process (asserted
-    // above); the slices hold every tile the kernels read and write (asserted and sized above).
-    unsafe {
-        kernels::to_pairs(&a[..m * k], pairs);
-        kernels::products(m, k / 2, n, pairs, b, out);
+    for point in 0..points {
+        // SAFETY: the CPU has AMX, granted to this process (asserted above); every tile the
+        // kernel reads lies within `a` and `b`, and it writes only `out`'s first m × n
+        // (sizes asserted above).
+        unsafe {
+            kernels::products(
+                m,
+                k / 2,
+                n,
+                a.as_ptr().add(point * m * k),
+                &b[point * k * n..(point + 1) * k * n],
+                &mut out[point * m * n..(point + 1) * m * n],
+            );
+        }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod kernels {
     use std::arch::asm;
-    use std::arch::x86_64::*;
     use std::cell::Cell;
 
     /// Rows of a tile, and pairs of inputs a weight tile holds.
@@ -140,7 +149,7 @@ mod kernels {
         static CONFIGURED: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// The tile configuration every product uses: palette 1, tiles 0–2 of 16 rows × 64 bytes.
+    /// The tile configuration every product uses: palette 1, tiles 0–7 of 16 rows × 64 bytes.
     #[repr(C, align(64))]
     struct TileConfig([u8; 64]);
 
@@ -153,7 +162,7 @@ mod kernels {
         }
         let mut config = TileConfig([0; 64]);
         config.0[0] = 1;
-        for tile in 0..3 {
+        for tile in 0..8 {
             config.0[16 + 2 * tile] = TILE_BYTES as u8;
             config.0[48 + tile] = TILE_ROWS as u8;
         }
@@ -161,54 +170,72 @@ mod kernels {
         CONFIGURED.set(true);
     }
 
-    /// `a`'s floats (a whole number of 32: rows of whole input tiles) rounded to bf16, two
-    /// to a `u32` (the first in the low half).
-    #[target_feature(enable = "avx512f,avx512bf16")]
-    pub(super) unsafe fn to_pairs(a: &[f32], pairs: &mut [u32]) {
-        for (a, pairs) in a.chunks_exact(32).zip(pairs.chunks_exact_mut(16)) {
-            let low = _mm512_loadu_ps(a.as_ptr());
-            let high = _mm512_loadu_ps(a.as_ptr().add(16));
-            let packed: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(high, low));
-            _mm512_storeu_si512(pairs.as_mut_ptr().cast(), packed);
-        }
-    }
-
-    /// `out = a · b` on AMX tiles: `a` as `m` rows of `k2` pairs (rows past `m` up to a
-    /// whole tile read as zeros), `b` as `k2 × n` pairs; each 16 × 16 block of `out` sums
-    /// a row of `a`'s tiles (16 rows × 32 inputs) times a column of `b`'s (16 pairs × 16
-    /// columns) in tile 0, one `tdpbf16ps` per tile pair.
+    /// `out = a · b` on AMX tiles: `a` as `m` rows of `k2` bf16 pairs (and the rows past
+    /// `m` up to two whole tiles, read and thrown away), `b` as `k2 × n` pairs. Each block
+    /// of 32 rows × 32 columns of `out` (16 columns where `n` is not a multiple of 32) sums
+    /// its two row tiles of `a` (16 rows × 32 inputs) times its two column tiles of `b` (16
+    /// pairs × 16 columns) in tiles 0–3, four `tdpbf16ps` for every four tile loads.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn products(m: usize, k2: usize, n: usize, a: &[u32], b: &[u16], out: &mut [f32]) {
+    pub(super) unsafe fn products(m: usize, k2: usize, n: usize, a: *const u16, b: &[u16], out: &mut [f32]) {
         configure();
-        let (a_stride, b_stride, out_stride) = (k2 * 4, n * 4, n * 4);
-        let mut last = [0.0f32; TILE_ROWS * TILE_ROWS];
-        for row in (0..m).step_by(TILE_ROWS) {
-            let rows = (m - row).min(TILE_ROWS);
-            for col in (0..n).step_by(TILE_ROWS) {
-                asm!("tilezero tmm0", options(nostack, nomem));
+        let (a_stride, b_stride) = (k2 * 4, n * 4);
+        let wide = n % (2 * TILE_ROWS) == 0;
+        let mut block = [0.0f32; 4 * TILE_ROWS * TILE_ROWS];
+        for row in (0..m).step_by(2 * TILE_ROWS) {
+            for col in (0..n).step_by(if wide { 2 * TILE_ROWS } else { TILE_ROWS }) {
+                asm!("tilezero tmm0", "tilezero tmm1", "tilezero tmm2", "tilezero tmm3", options(nostack, nomem));
                 for pair in (0..k2).step_by(TILE_ROWS) {
-                    let a_tile = a.as_ptr().add(row * k2 + pair);
+                    let a_tile = a.add((row * k2 + pair) * 2);
                     let b_tile = b.as_ptr().add((pair * n + col) * 2);
-                    asm!(
-                        "tileloadd tmm1, [{a} + {a_stride}*1]",
-                        "tileloadd tmm2, [{b} + {b_stride}*1]",
-                        "tdpbf16ps tmm0, tmm1, tmm2",
-                        a = in(reg) a_tile,
-                        a_stride = in(reg) a_stride,
-                        b = in(reg) b_tile,
-                        b_stride = in(reg) b_stride,
-                        options(nostack, readonly),
-                    );
-                }
-                if rows == TILE_ROWS {
-                    let target = out.as_mut_ptr().add(row * n + col);
-                    asm!("tilestored [{0} + {1}*1], tmm0", in(reg) target, in(reg) out_stride, options(nostack));
-                } else {
-                    let target = last.as_mut_ptr();
-                    asm!("tilestored [{0} + {1}*1], tmm0", in(reg) target, in(reg) TILE_BYTES, options(nostack));
-                    for r in 0..rows {
-                        out[(row + r) * n + col..][..TILE_ROWS].copy_from_slice(&last[r * TILE_ROWS..][..TILE_ROWS]);
+                    if wide {
+                        asm!(
+                            "tileloadd tmm4, [{a} + {a_stride}*1]",
+                            "tileloadd tmm5, [{a2} + {a_stride}*1]",
+                            "tileloadd tmm6, [{b} + {b_stride}*1]",
+                            "tileloadd tmm7, [{b} + {b_stride}*1 + 64]",
+                            "tdpbf16ps tmm0, tmm4, tmm6",
+                            "tdpbf16ps tmm1, tmm4, tmm7",
+                            "tdpbf16ps tmm2, tmm5, tmm6",
+                            "tdpbf16ps tmm3, tmm5, tmm7",
+                            a = in(reg) a_tile,
+                            a2 = in(reg) a_tile.add(TILE_ROWS * k2 * 2),
+                            a_stride = in(reg) a_stride,
+                            b = in(reg) b_tile,
+                            b_stride = in(reg) b_stride,
+                            options(nostack, readonly),
+                        );
+                    } else {
+                        asm!(
+                            "tileloadd tmm4, [{a} + {a_stride}*1]",
+                            "tileloadd tmm5, [{a2} + {a_stride}*1]",
+                            "tileloadd tmm6, [{b} + {b_stride}*1]",
+                            "tdpbf16ps tmm0, tmm4, tmm6",
+                            "tdpbf16ps tmm2, tmm5, tmm6",
+                            a = in(reg) a_tile,
+                            a2 = in(reg) a_tile.add(TILE_ROWS * k2 * 2),
+                            a_stride = in(reg) a_stride,
+                            b = in(reg) b_tile,
+                            b_stride = in(reg) b_stride,
+                            options(nostack, readonly),
+                        );
                     }
+                }
+                // Tiles 0 and 1 side by side above tiles 2 and 3, rows of 32 sums.
+                let target = block.as_mut_ptr();
+                let stride = 2 * TILE_BYTES;
+                asm!(
+                    "tilestored [{t} + {s}*1], tmm0",
+                    "tilestored [{t} + {s}*1 + 64], tmm1",
+                    "tilestored [{t2} + {s}*1], tmm2",
+                    "tilestored [{t2} + {s}*1 + 64], tmm3",
+                    t = in(reg) target,
+                    t2 = in(reg) target.add(2 * TILE_ROWS * TILE_ROWS),
+                    s = in(reg) stride,
+                    options(nostack),
+                );
+                let columns = if wide { 2 * TILE_ROWS } else { TILE_ROWS };
+                for r in 0..(m - row).min(2 * TILE_ROWS) {
+                    out[(row + r) * n + col..][..columns].copy_from_slice(&block[r * 2 * TILE_ROWS..][..columns]);
                 }
             }
         }
@@ -242,7 +269,9 @@ mod tests {
             let a: Vec<f32> = (0..m * k).map(|i| ((i * 37 % 101) as f32 - 50.0) / 17.0).collect();
             let b: Vec<f32> = (0..k * n).map(|i| ((i * 53 % 97) as f32 - 48.0) / 23.0).collect();
             let mut out = vec![f32::NAN; m * n];
-            product(m, k, n, &a, &pack_weights(&b, 1, k, n), &mut Vec::new(), &mut out);
+            let mut bits: Vec<u16> = a.iter().map(|&x| bf16_bits(x)).collect();
+            bits.resize((m + PAST_ROWS) * k, 0);
+            point_products(1, m, k, n, &bits, &pack_weights(&b, 1, k, n), &mut out);
             for r in 0..m {
                 for c in 0..n {
                     let exact: f64 =

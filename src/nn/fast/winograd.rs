@@ -71,8 +71,8 @@ impl Geometry {
 pub(crate) struct Scratch {
     v: Vec<f32>,
     m: Vec<f32>,
-    /// `v` rounded to bf16 pairs, for products in bf16.
-    pairs: Vec<u32>,
+    /// The transformed inputs in bf16, for products in bf16 (in place of `v`).
+    v_bf16: Vec<u16>,
 }
 
 /// How an output transform ends.
@@ -127,17 +127,25 @@ impl Winograd {
     ) {
         let tiles = geometry.tile_count(positions);
         let (cin, cout) = (self.input, self.output);
-        let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
-        transform_input(geometry, positions, cin, input, v);
         let m = super::sized(&mut scratch.m, POINTS * tiles * cout);
-        let shape = Product { m: tiles, k: cin, n: cout, a_transposed: false, accumulate: false };
-        for (point, m) in m.chunks_mut(tiles * cout).enumerate() {
-            let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
-            let weights = point * cin * cout..(point + 1) * cin * cout;
-            match &self.u_bf16 {
-                #[cfg(target_arch = "x86_64")]
-                Some(u) => bf16::product(tiles, cin, cout, v, &u[weights], &mut scratch.pairs, m),
-                _ => points_product(shape, v, &self.u[weights], m),
+        match &self.u_bf16 {
+            #[cfg(target_arch = "x86_64")]
+            Some(u) => {
+                // Rounded to bf16 as they are transformed; rows more, which the last point's
+                // products read past its rows and throw away.
+                let v = &mut scratch.v_bf16;
+                v.resize((POINTS * tiles + bf16::PAST_ROWS) * cin, 0);
+                transform_input_bf16(geometry, positions, cin, input, v);
+                bf16::point_products(POINTS, tiles, cin, cout, v, u, m);
+            }
+            _ => {
+                let v = super::sized(&mut scratch.v, POINTS * tiles * cin);
+                transform_input(geometry, positions, cin, input, v);
+                let shape = Product { m: tiles, k: cin, n: cout, a_transposed: false, accumulate: false };
+                for (point, m) in m.chunks_mut(tiles * cout).enumerate() {
+                    let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
+                    points_product(shape, v, &self.u[point * cin * cout..(point + 1) * cin * cout], m);
+                }
             }
         }
         transform_output(geometry, positions, cout, m, &self.bias, epilogue);
@@ -379,14 +387,50 @@ fn both_ways<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
 /// A tile's place in `[point, tile, channel]` values: the tile, the tiles and the channels.
 type TilePlace = (usize, usize, usize);
 
+/// What the transforms into points write: f32 values, or bf16 ones (as their bits) for
+/// products on AMX tiles.
+trait PointValue: Copy {
+    /// Writes `values` into `out`, rounded to this type.
+    fn store<const W: usize>(values: &[f32; W], out: &mut [Self]);
+}
+
+impl PointValue for f32 {
+    #[inline(always)]
+    fn store<const W: usize>(values: &[f32; W], out: &mut [f32]) {
+        out.copy_from_slice(values);
+    }
+}
+
+/// bf16 as its bits; only written inside [`transform_input_bf16`], whose CPU has
+/// AVX512-BF16.
+#[cfg(target_arch = "x86_64")]
+impl PointValue for u16 {
+    #[inline(always)]
+    fn store<const W: usize>(values: &[f32; W], out: &mut [u16]) {
+        use std::arch::x86_64::{__m256bh, __m256i, _mm256_storeu_si256, _mm512_cvtneps_pbh, _mm512_loadu_ps};
+        if W == 16 {
+            // SAFETY: only inlined into `transform_input_bf16`, which runs where the CPU has
+            // AVX-512F and AVX512-BF16; 16 floats are read and 16 bf16 written.
+            unsafe {
+                let rounded = _mm512_cvtneps_pbh(_mm512_loadu_ps(values.as_ptr()));
+                _mm256_storeu_si256(out.as_mut_ptr().cast(), std::mem::transmute::<__m256bh, __m256i>(rounded));
+            }
+        } else {
+            for (out, &value) in out.iter_mut().zip(values) {
+                *out = bf16::bf16_bits(value);
+            }
+        }
+    }
+}
+
 /// `S · d · Sᵀ` for the `N × N` tile at `place` whose cells are `cells`, the `W`
 /// channels from `c`, written into `[point, tile, channel]` `out`.
 #[inline(always)]
-fn tile_points<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
+fn tile_points<S: Step<N, M>, T: PointValue, const W: usize, const N: usize, const M: usize>(
     cells: &[[&[f32]; N]; N],
     c: usize,
     (tile, tiles, channels): TilePlace,
-    out: &mut [f32],
+    out: &mut [T],
 ) {
     let mut d = [[[0.0; W]; N]; N];
     for i in 0..N {
@@ -397,7 +441,7 @@ fn tile_points<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
     let points = both_ways::<S, W, N, M>(d);
     for (point, values) in points.iter().flatten().enumerate() {
         let at = (point * tiles + tile) * channels + c;
-        out[at..at + W].copy_from_slice(values);
+        T::store(values, &mut out[at..at + W]);
     }
 }
 
@@ -406,11 +450,11 @@ fn tile_points<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
 /// output), written as `[point, tile, channel]`, a block of channels at a time in
 /// registers.
 #[inline(always)]
-fn to_points<S: Step<N, M>, const N: usize, const M: usize>(
+fn to_points<S: Step<N, M>, T: PointValue, const N: usize, const M: usize>(
     (geometry, positions, channels): (Geometry, usize, usize),
     data: &[f32],
     margin: isize,
-    out: &mut [f32],
+    out: &mut [T],
 ) {
     let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
     let zeros = vec![0.0; channels];
@@ -426,10 +470,10 @@ fn to_points<S: Step<N, M>, const N: usize, const M: usize>(
                 }
                 let (place, full) = ((tile, tiles, channels), in_blocks(channels));
                 for c in (0..full).step_by(CHANNEL_BLOCK) {
-                    tile_points::<S, CHANNEL_BLOCK, N, M>(&cells, c, place, out);
+                    tile_points::<S, T, CHANNEL_BLOCK, N, M>(&cells, c, place, out);
                 }
                 for c in full..channels {
-                    tile_points::<S, 1, N, M>(&cells, c, place, out);
+                    tile_points::<S, T, 1, N, M>(&cells, c, place, out);
                 }
             }
         }
@@ -440,15 +484,28 @@ multiversion! {
 /// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
 /// `[point, tile, channel]`.
 fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
-    to_points::<InputStep, 4, 4>((geometry, positions, channels), input, 1, v);
+    to_points::<InputStep, f32, 4, 4>((geometry, positions, channels), input, 1, v);
 }
+}
+
+/// [`transform_input`] with the points rounded to bf16 as they are written. The CPU must
+/// have AVX-512F and AVX512-BF16 ([`bf16::has_bf16`]).
+#[cfg(target_arch = "x86_64")]
+fn transform_input_bf16(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [u16]) {
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    unsafe fn with_bf16(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [u16]) {
+        to_points::<InputStep, u16, 4, 4>((geometry, positions, channels), input, 1, v);
+    }
+    assert!(bf16::has_bf16(), "bf16 transforms do not run on this machine");
+    // SAFETY: the CPU has both features (asserted just above).
+    unsafe { with_bf16(geometry, positions, channels, input, v) }
 }
 
 multiversion! {
 /// `A dY Aᵀ` for every 2×2 tile `dY` of the output's gradient `grad` (channels-last, zero
 /// off the board), written as `[point, tile, channel]`: the output transform's backward.
 fn transform_gradient(geometry: Geometry, positions: usize, channels: usize, grad: &[f32], m: &mut [f32]) {
-    to_points::<GradientStep, 2, 4>((geometry, positions, channels), grad, 0, m);
+    to_points::<GradientStep, f32, 2, 4>((geometry, positions, channels), grad, 0, m);
 }
 }
 
