@@ -72,7 +72,7 @@ impl Game for TicTacToe {
     }
 
     fn to_move(&self) -> Player {
-        if self.plies % 2 == 0 {
+        if self.plies.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second

@@ -168,7 +168,7 @@ fn the_attention_policy_scores_a_move_by_its_squares_query_and_key() {
     let x = Tensor::<4>::from_data(TensorData::new(features, [1, 2, Xiangqi::HEIGHT, Xiangqi::WIDTH]), &device);
     let logits = head.forward(x, Xiangqi::label_cells()).into_data().try_to_vec::<f32>().unwrap();
     assert_eq!(logits.len(), Xiangqi::POLICY_SIZE);
-    let expected = (1.0 * 3.0 + 2.0 * -1.0) / 2f32.sqrt();
+    let expected = (1.0 * 3.0 + -2.0) / 2f32.sqrt();
     assert!((logits[label] - expected).abs() < 1e-6, "{} vs {expected}", logits[label]);
 }
 

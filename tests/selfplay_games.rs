@@ -264,7 +264,7 @@ fn without_record_cheap_the_same_games_keep_only_their_full_searches() {
     let mut full = all_samples(&every);
     let cheap = full.len();
     full.retain(|(_, is_full, _, _)| *is_full);
-    assert!(0 < full.len() && full.len() < cheap, "{} of {cheap} samples fully searched", full.len());
+    assert!(!full.is_empty() && full.len() < cheap, "{} of {cheap} samples fully searched", full.len());
     assert_eq!(all_samples(&full_only), full);
     assert_eq!(kept.samples, full.len() as u64);
     // Some games' first moves were cheap, and left no sample of ply 0; the shards still

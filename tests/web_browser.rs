@@ -651,7 +651,7 @@ fn the_analysis_board_shows_the_engine_lines_and_the_net() {
         )
         .await;
         let depth = "+(document.getElementById('status').textContent.match(/depth (\\d+)/) || [0, 0])[1]";
-        let first = page.eval(&depth).await.as_u64().expect("a depth");
+        let first = page.eval(depth).await.as_u64().expect("a depth");
         page.click("button.keep-thinking").await;
         page.wait_for("a deeper search", &format!("{depth} > {first}")).await;
         assert_eq!(page.text("button.keep-thinking").await, "Stop thinking");

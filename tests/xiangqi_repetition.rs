@@ -393,7 +393,7 @@ fn asian_rule_examples() {
         }
         let (status, _) = play(example.fen, &moves, RepetitionRule::Asian);
         let game = Xiangqi::from_text(example.fen).unwrap();
-        let to_move_after = if moves.len() % 2 == 0 { game.to_move() } else { game.to_move().opponent() };
+        let to_move_after = if moves.len().is_multiple_of(2) { game.to_move() } else { game.to_move().opponent() };
         let expected = match example.result {
             1 => Some(to_move_after),
             -1 => Some(to_move_after.opponent()),

@@ -61,7 +61,7 @@ impl Clock {
             return false;
         }
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 && self.out_of_time() {
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.out_of_time() {
             self.aborted = true;
             return false;
         }

@@ -384,7 +384,7 @@ impl AlphaBeta {
         debug_assert_eq!((n - k) % 2, 0);
         let root_side = self.root.as_ref()?.board().side_to_move();
         // The side to move now; the opponent made the last move of the cycle.
-        let us = if ply % 2 == 0 { root_side } else { root_side.opponent() };
+        let us = if ply.is_multiple_of(2) { root_side } else { root_side.opponent() };
         let winner = match self.rules.repetition {
             RepetitionRule::Draw => None,
             RepetitionRule::RepeaterLoses => Some(us),

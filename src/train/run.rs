@@ -184,7 +184,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
 /// not be done by then), so that a `--minutes` run ends measured.
 fn evaluates(g: u32, last: u32, every: u32, left: Option<Duration>, took: Duration) -> bool {
     let last_in_time = left.is_some_and(|left| left < took);
-    g == last || (every > 0 && (g % every == 0 || last_in_time))
+    g == last || (every > 0 && (g.is_multiple_of(every) || last_in_time))
 }
 
 /// The first net and state of a run that goes on from the trained net `start`: its

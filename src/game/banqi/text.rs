@@ -55,7 +55,7 @@ pub fn parse(text: &str, chain_rule: bool) -> Result<(Board, Counters), String> 
         since_progress: counter(fields[3], "plies since the last flip or capture")?,
         plies: counter(fields[4], "plies played")?,
     };
-    let mover = if counters.plies % 2 == 0 { Player::First } else { Player::Second };
+    let mover = if counters.plies.is_multiple_of(2) { Player::First } else { Player::Second };
     let mut board = Board::new(&cells, pool, side, mover, chain_rule)?;
     if let Some(field) = fields.get(5) {
         let sq = Square::parse(field).ok_or_else(|| format!("`{field}` is not a chain-capture square"))?;

@@ -102,7 +102,7 @@ impl Named {
         file_fits
             && match self.place {
                 Some(place) => place.index(standing.count) == Some(standing.place),
-                None => standing.count % 2 == 0 || standing.place * 2 + 1 == standing.count,
+                None => standing.count.is_multiple_of(2) || standing.place * 2 + 1 == standing.count,
             }
     }
 }

@@ -74,7 +74,7 @@ fn request_tiles() -> bool {
 /// Whether a product of `k` inputs and `n` outputs runs in bf16: whole tiles of inputs
 /// (32) and of outputs (16).
 pub(crate) fn fits(k: usize, n: usize) -> bool {
-    k % 32 == 0 && n % 16 == 0
+    k.is_multiple_of(32) && n.is_multiple_of(16)
 }
 
 /// `x` rounded to the nearest bf16 (ties to even), as its bits.
@@ -179,7 +179,7 @@ mod kernels {
     pub(super) unsafe fn products(m: usize, k2: usize, n: usize, a: *const u16, b: &[u16], out: &mut [f32]) {
         configure();
         let (a_stride, b_stride) = (k2 * 4, n * 4);
-        let wide = n % (2 * TILE_ROWS) == 0;
+        let wide = n.is_multiple_of(2 * TILE_ROWS);
         let mut block = [0.0f32; 4 * TILE_ROWS * TILE_ROWS];
         for row in (0..m).step_by(2 * TILE_ROWS) {
             for col in (0..n).step_by(if wide { 2 * TILE_ROWS } else { TILE_ROWS }) {

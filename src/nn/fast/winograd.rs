@@ -210,7 +210,7 @@ pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f3
 fn points_product(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
     // Our kernel is for AVX-512 only; gemm picks its own code for the CPU.
     #[cfg(target_arch = "x86_64")]
-    if shape.n % LANES == 0 && has_avx512() {
+    if shape.n.is_multiple_of(LANES) && has_avx512() {
         products(shape, a, b, out);
         return;
     }
