@@ -240,6 +240,7 @@ impl fmt::Display for NetInfo {
         writeln!(f, "hours of training: {}", p.hours.map_or_else(unknown, |hours| format!("{hours:.2}")))?;
         writeln!(f, "trained by commit: {}", p.commit.clone().unwrap_or_else(unknown))?;
         match p.play {
+            Some(help) if help.to_string().is_empty() => writeln!(f, "plays best with: net (no rules' help)")?,
             Some(help) => writeln!(f, "plays best with: net({help})")?,
             None => writeln!(f, "plays best with: not recorded")?,
         }

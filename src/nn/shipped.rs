@@ -11,14 +11,16 @@ use super::info::NetInfo;
 use super::model::Net;
 use super::store::NetError;
 use super::Encoding;
+use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
 
-/// The net that ships for the game named `game` (`xiangqi`), as its file's bytes; `None`
-/// where none ships yet.
+/// The net that ships for the game named `game` (`xiangqi`, `banqi`), as its file's
+/// bytes; `None` for a game none ships for.
 pub fn shipped_net(game: &str) -> Option<&'static [u8]> {
     match game {
         Xiangqi::NAME => Some(include_bytes!("../../assets/nets/xiangqi.safetensors")),
+        Banqi::NAME => Some(include_bytes!("../../assets/nets/banqi.safetensors")),
         _ => None,
     }
 }

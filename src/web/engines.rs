@@ -212,14 +212,16 @@ mod tests {
 
     #[test]
     fn the_shipped_nets_are_one_engine_that_says_where_each_comes_from() {
-        let (text, about) = shipped_engine().expect("a Xiangqi net ships");
+        let (text, about) = shipped_engine().expect("nets ship");
         let engine = Engine::parse(&text).unwrap();
         assert_eq!((engine.name.as_str(), engine.text.as_str()), (SHIPPED_ENGINE, "net(sims=800)"));
-        // Offered for the games a net ships for (no Banqi net yet).
-        assert!(engine.games.contains(&"xiangqi"));
-        assert_eq!(engine.games.contains(&"banqi"), shipped_net("banqi").is_some());
-        let info = NetInfo::parse(Path::new("xiangqi"), shipped_net("xiangqi").unwrap()).unwrap();
-        let generation = format!("generation {}", info.provenance.generation.unwrap());
-        assert!(about.contains(&format!("xiangqi: {generation} of the run ")) && about.contains("code at "), "{about}");
+        // Offered for both games, each net's origin told.
+        assert!(engine.games.contains(&"xiangqi") && engine.games.contains(&"banqi"));
+        for game in ["xiangqi", "banqi"] {
+            let info = NetInfo::parse(Path::new(game), shipped_net(game).unwrap()).unwrap();
+            let generation = format!("generation {}", info.provenance.generation.unwrap());
+            assert!(about.contains(&format!("{game}: {generation} of the run ")), "{about}");
+        }
+        assert!(about.contains("code at "), "{about}");
     }
 }
