@@ -54,6 +54,6 @@ echo "|---|---|---|---|---|"
 i=0
 for opponent in $opponents; do
   i=$((i + 1))
-  match "$i" "net(sims=$sims):$net" "$opponent" "with the rules' help it records"
+  match "$i" "net(sims=$sims):$net" "$opponent" "as its file records"
 done
 match bare "net(sims=$sims,quiet_leaves=0,rules_prior=0,rules_value=0):$net" alphabeta:depth=1 "without the rules' help"
