@@ -9,6 +9,7 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Device, Tensor, TensorData};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::bf16::{has_bf16, Precision};
+use xiangqi_zero::nn::conv3x3;
 use xiangqi_zero::nn::loss::losses;
 use xiangqi_zero::nn::{onnx, CpuNet, Encoding, Net, NetConfig, NetInfo, PolicyHead, Provenance};
 
@@ -128,7 +129,8 @@ pub(super) fn nn(runs: u32, config: NetConfig) {
 }
 
 /// The training step of a fresh net of shape `config` on `positions` (one Adam step a
-/// batch of [`TRAIN_BATCH`]), beside PyTorch's figure when there is one.
+/// batch of [`TRAIN_BATCH`]), in f32 and, where the CPU has bf16, with the convolutions'
+/// products in bf16 (`[train] precision = "bf16"`), beside PyTorch's figure when there is one.
 fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f64>) {
     let autodiff = Device::flex().autodiff();
     let mut trained = Net::new(config, &autodiff);
@@ -142,15 +144,24 @@ fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f
     let value =
         Tensor::<2>::from_data(TensorData::new([1.0f32, 0.0, 0.0].repeat(TRAIN_BATCH), [TRAIN_BATCH, 3]), &autodiff);
     let weight = Tensor::<1>::ones([TRAIN_BATCH], &autodiff);
-    let rate = timed_rate(runs, TRAIN_BATCH, || {
-        let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
-        let grads = GradientsParams::from_grads(loss.backward(), &trained);
-        trained = optimizer.step(1e-3, trained.clone(), grads);
-    });
     if let Some(rate) = pytorch {
         println!("nn train PyTorch batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s");
     }
-    println!("nn train burn-flex batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s{}", versus(rate, pytorch, "PyTorch"));
+    let mut precisions = vec![Precision::F32];
+    precisions.extend(has_bf16().then_some(Precision::Bf16));
+    let mut f32_rate = None;
+    for precision in precisions {
+        conv3x3::set_precision(precision);
+        let rate = timed_rate(runs, TRAIN_BATCH, || {
+            let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
+            let grads = GradientsParams::from_grads(loss.backward(), &trained);
+            trained = optimizer.step(1e-3, trained.clone(), grads);
+        });
+        let against = versus(rate, pytorch, "PyTorch") + &versus(rate, f32_rate, "fp32");
+        println!("nn train burn-flex {} batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s{against}", precision.name());
+        f32_rate = f32_rate.or(Some(rate));
+    }
+    conv3x3::set_precision(Precision::F32);
 }
 
 /// The net's ONNX export and the script's inputs, in a scratch directory removed on drop.
@@ -253,6 +264,7 @@ impl Peaks {
 
     /// `, N% of the PRECISION peak` for `rate` operations a second, or nothing.
     fn share(&self, precision: Precision, rate: f64) -> String {
-        self.peak(precision).map_or(String::new(), |peak| format!(", {:.0}% of the {} peak", 100.0 * rate / peak, precision.name()))
+        self.peak(precision)
+            .map_or(String::new(), |peak| format!(", {:.0}% of the {} peak", 100.0 * rate / peak, precision.name()))
     }
 }

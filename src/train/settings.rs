@@ -2,6 +2,7 @@
 //! generation of new samples buys, the optimiser and its learning-rate schedule, and the
 //! replay window's size as the run grows.
 
+use crate::nn::bf16::Precision;
 use serde::{Deserialize, Serialize};
 
 /// The optimiser.
@@ -44,6 +45,10 @@ pub struct TrainSettings {
     pub max_steps: u64,
     /// The optimiser.
     pub optimizer: OptimizerKind,
+    /// The products of the 3×3 convolutions' forward and gradient to the input: `fp32`, or
+    /// `bf16` (summed in f32; where the CPU has AMX, else fp32). Master weights, the
+    /// gradients to the weights and the optimiser stay f32.
+    pub precision: Precision,
     /// The peak learning rate (after warm-up).
     pub learning_rate: f64,
     /// SGD's (Nesterov) momentum; unused by Adam.
@@ -99,6 +104,7 @@ impl Default for TrainSettings {
             min_steps: 1,
             max_steps: 10_000,
             optimizer: OptimizerKind::Sgd,
+            precision: Precision::F32,
             learning_rate: 0.02,
             momentum: 0.9,
             weight_decay: 1e-4,
@@ -292,6 +298,10 @@ mod tests {
     fn toml_keys_and_enums_parse_and_unknown_keys_are_refused() {
         let s: TrainSettings = toml::from_str("optimizer = \"adam\"\nschedule = \"cosine\"\nbatch_size = 64").unwrap();
         assert_eq!((s.optimizer, s.schedule, s.batch_size), (OptimizerKind::Adam, Schedule::Cosine, 64));
+        assert_eq!(s.precision, Precision::F32);
+        let s: TrainSettings = toml::from_str("precision = \"bf16\"").unwrap();
+        assert_eq!(s.precision, Precision::Bf16);
+        assert!(toml::from_str::<TrainSettings>("precision = \"fp16\"").is_err());
         assert_eq!(s.learning_rate, TrainSettings::default().learning_rate);
         let error = toml::from_str::<TrainSettings>("batch_sise = 64").unwrap_err().to_string();
         assert!(error.contains("batch_sise"), "{error}");

@@ -15,6 +15,7 @@ use indicatif::ProgressBar;
 use super::loader::{spawn_loader, Batch};
 use super::optimizer::{Optimizer, OptimizerError};
 use super::{TrainSettings, Window};
+use crate::nn::conv3x3;
 use crate::nn::loss::losses;
 use crate::nn::{Encoding, Net, NetConfig, NetError};
 
@@ -112,6 +113,7 @@ impl Trainer {
         bar: &ProgressBar,
     ) -> TrainReport {
         let started = Instant::now();
+        conv3x3::set_precision(self.settings.precision);
         let mut sums = [0.0; FIGURES];
         let (mut done, mut learning_rate) = (0, self.settings.learning_rate_at(self.step));
         bar.set_length(steps);

@@ -11,13 +11,15 @@ use crate::nn::flex_data::{contiguous_f32, dims, f32_tensor};
 
 impl Conv3x3Backend for Flex {
     fn conv3x3(x: FlexTensor, weight: FlexTensor) -> FlexTensor {
-        ours([&x, &weight], None, |d, [x, weight, _]| (kernels::forward(d, x, weight), d.output()))
+        ours([&x, &weight], None, |d, [x, weight, _]| (kernels::forward(d, x, weight, super::precision()), d.output()))
             .unwrap_or_else(|| Flex::conv2d(x, weight, None, options()))
     }
 
     fn conv3x3_grad_input(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {
-        ours([&x, &weight], Some(&grad), |d, [_, weight, grad]| (kernels::grad_input(d, weight, grad), d.input()))
-            .unwrap_or_else(|| Flex::conv2d_x_backward(x, weight, grad, options()))
+        ours([&x, &weight], Some(&grad), |d, [_, weight, grad]| {
+            (kernels::grad_input(d, weight, grad, super::precision()), d.input())
+        })
+        .unwrap_or_else(|| Flex::conv2d_x_backward(x, weight, grad, options()))
     }
 
     fn conv3x3_grad_weight(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
+use crate::nn::bf16::Precision;
 use crate::nn::fast::kernels::{sized, zeros};
 use crate::nn::fast::transpose::transpose;
 use crate::nn::fast::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
@@ -80,13 +81,14 @@ impl Dims {
 }
 
 /// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`: by
-/// Winograd ([`Winograd`]) on each chunk of images turned channels-last, and back.
-pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
+/// Winograd ([`Winograd`]) on each chunk of images turned channels-last, and back; its
+/// products in `precision` where the shape allows ([`Winograd::in_precision`]).
+pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32], precision: Precision) -> Vec<f32> {
     let mut out = zeros(d.batch * d.outputs * d.cells());
     if d.is_empty() {
         return out;
     }
-    let (cells, winograd) = (d.cells(), Winograd::of_kernel(d.inputs, d.outputs, weight));
+    let (cells, winograd) = (d.cells(), Winograd::of_kernel(d.inputs, d.outputs, weight).in_precision(precision));
     let geometry = Geometry { height: d.height, width: d.width };
     out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each(|(out, x)| {
         with_buffers(|Buffers { scratch, first, second }| {
@@ -105,7 +107,7 @@ pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32]) -> Vec<f32> {
 /// The gradient to the input (`d.input()`) from `grad` (`d.output()`): the forward
 /// convolution of `grad` by the weights with input and output channels swapped and the
 /// kernel turned 180°.
-pub(crate) fn grad_input(d: Dims, weight: &[f32], grad: &[f32]) -> Vec<f32> {
+pub(crate) fn grad_input(d: Dims, weight: &[f32], grad: &[f32], precision: Precision) -> Vec<f32> {
     let mut turned = vec![0.0; weight.len()];
     for (kernel, taps) in weight.chunks_exact(9).enumerate() {
         let (output, input) = (kernel / d.inputs, kernel % d.inputs);
@@ -113,7 +115,7 @@ pub(crate) fn grad_input(d: Dims, weight: &[f32], grad: &[f32]) -> Vec<f32> {
             turned[(input * d.outputs + output) * 9 + 8 - tap] = value;
         }
     }
-    forward(Dims { inputs: d.outputs, outputs: d.inputs, ..d }, grad, &turned)
+    forward(Dims { inputs: d.outputs, outputs: d.inputs, ..d }, grad, &turned, precision)
 }
 
 /// The gradient to the weight (`d.weight()`) from the input `x` and `grad` (`d.output()`):
@@ -234,9 +236,37 @@ mod tests {
                 values(d.output().iter().product(), seed + 200),
             );
             let [y, dx, dw] = naive(d, &x, &w, &dy);
-            assert_close(&format!("{d:?} forward"), &forward(d, &x, &w), &y);
-            assert_close(&format!("{d:?} grad_input"), &grad_input(d, &w, &dy), &dx);
+            assert_close(&format!("{d:?} forward"), &forward(d, &x, &w, Precision::F32), &y);
+            assert_close(&format!("{d:?} grad_input"), &grad_input(d, &w, &dy, Precision::F32), &dx);
             assert_close(&format!("{d:?} grad_weight"), &grad_weight(d, &x, &dy), &dw);
+        }
+    }
+
+    /// With bf16 products (where the CPU has them), on whole tiles of channels: the
+    /// convolution and its gradient to the input within bf16's rounding (8 bits: 2⁻⁸ of
+    /// each product, a few of those over sums of 288 terms).
+    #[test]
+    fn in_bf16_the_convolution_and_its_gradient_to_the_input_stay_within_rounding() {
+        if !crate::nn::bf16::has_bf16() {
+            eprintln!("skipped: bf16 products do not run on this machine");
+            return;
+        }
+        let d = Dims { batch: 6, inputs: 32, outputs: 32, height: 10, width: 9 };
+        let (x, w, dy) = (
+            values(d.input().iter().product(), 7),
+            values(d.weight().iter().product(), 8),
+            values(d.output().iter().product(), 9),
+        );
+        let [y, dx, _] = naive(d, &x, &w, &dy);
+        for (what, ours, reference) in [
+            ("forward", forward(d, &x, &w, Precision::Bf16), y),
+            ("grad_input", grad_input(d, &w, &dy, Precision::Bf16), dx),
+        ] {
+            let scale = reference.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+            let worst = ours.iter().zip(&reference).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+            assert!(worst <= 2e-2 * scale, "{what}: off by {worst} at a scale of {scale}");
+            // Not f32's result: the products did run in bf16.
+            assert!(worst > 1e-5 * scale, "{what}: off by only {worst}");
         }
     }
 
@@ -247,7 +277,7 @@ mod tests {
         let d = Dims { batch: 5, inputs: 3, outputs: 3, height: 10, width: 9 };
         let (x, w, dy) = (values(450 * 3, 1), values(81, 2), values(450 * 3, 3));
         let [_, dx, _] = naive(d, &x, &w, &dy);
-        let unturned = forward(d, &dy, &w);
+        let unturned = forward(d, &dy, &w, Precision::F32);
         let scale = dx.iter().fold(1.0f32, |m, v| m.max(v.abs()));
         assert!(unturned.iter().zip(&dx).any(|(a, b)| (a - b).abs() > 1e-4 * scale));
     }
@@ -255,8 +285,8 @@ mod tests {
     #[test]
     fn empty_tensors_give_zeros() {
         let d = Dims { batch: 2, inputs: 0, outputs: 3, height: 4, width: 8 };
-        assert_eq!(forward(d, &[], &[]), vec![0.0; 2 * 3 * 32]);
+        assert_eq!(forward(d, &[], &[], Precision::F32), vec![0.0; 2 * 3 * 32]);
         assert_eq!(grad_weight(d, &[], &vec![0.0; 2 * 3 * 32]), Vec::<f32>::new());
-        assert_eq!(grad_input(d, &[], &vec![0.0; 2 * 3 * 32]), Vec::<f32>::new());
+        assert_eq!(grad_input(d, &[], &vec![0.0; 2 * 3 * 32], Precision::F32), Vec::<f32>::new());
     }
 }

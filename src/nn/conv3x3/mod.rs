@@ -15,6 +15,30 @@ use burn::tensor::{Device, Tensor};
 
 pub use backend::{options, Conv3x3Backend};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::bf16::{has_bf16, Precision};
+
+/// Whether the products of training's 3×3 convolutions (forward and gradient to the
+/// input) run in bf16: set by the trainer for the process ([`set_precision`]).
+static IN_BF16: AtomicBool = AtomicBool::new(false);
+
+/// Makes the products of the forward convolutions and of the gradients to the input run
+/// in `precision` from now on, in this process (bf16 only where the CPU has it: else
+/// f32). The gradients to the weights stay f32.
+pub fn set_precision(precision: Precision) {
+    IN_BF16.store(precision == Precision::Bf16 && has_bf16(), Ordering::Relaxed);
+}
+
+/// The precision [`set_precision`] chose.
+fn precision() -> Precision {
+    if IN_BF16.load(Ordering::Relaxed) {
+        Precision::Bf16
+    } else {
+        Precision::F32
+    }
+}
+
 /// The 3×3 convolution of `x` `[batch, in, height, width]` by `weight` `[out, in, 3, 3]`
 /// (stride 1, padding 1, no bias) through [`Conv3x3Backend`]. Only for tensors on the
 /// `flex` device, plain or autodiff (other backends have no implementation; see [`fits`]).

@@ -2,15 +2,20 @@
 //! `tdpbf16ps` multiplies a 16 × 32 tile of bf16 inputs by a 32 × 16 tile of bf16 weights
 //! into 16 × 16 f32 sums, 8 192 products an instruction. Weights are rounded to bf16 once,
 //! when the net is loaded; each product's inputs when they are transformed; every sum
-//! stays f32. Inference only: training keeps f32. (AVX512-BF16's `vdpbf16ps` alone, tried
+//! stays f32. Training's forward convolutions and gradients to the input may run so too
+//! (`[train] precision = "bf16"`, [`crate::nn::conv3x3::set_precision`]); its gradients to
+//! the weights stay f32. (AVX512-BF16's `vdpbf16ps` alone, tried
 //! first, ran 0.7–1.0× f32 here: on these CPUs it issues half as often as an FMA.)
 
-/// The precision of the forward pass's 3×3 convolutions.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The precision of the 3×3 convolutions' products.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub enum Precision {
     /// f32 throughout.
+    #[default]
+    #[serde(rename = "fp32")]
     F32,
     /// bf16 products summed in f32 (AMX).
+    #[serde(rename = "bf16")]
     Bf16,
 }
 
