@@ -28,7 +28,7 @@ fn net_file() -> &'static PathBuf {
         let trained = dir.join("trained.safetensors");
         Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&trained).unwrap();
         let exported = dir.join("exported.safetensors");
-        export(&trained, None, None, &exported, NetFormat::Safetensors).unwrap();
+        export(&trained, None, None, || None, &exported, NetFormat::Safetensors).unwrap();
         exported
     })
 }

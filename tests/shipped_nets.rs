@@ -8,7 +8,6 @@ use std::process::Command;
 
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::RulesHelp;
 use xiangqi_zero::nn::{shipped_net, NetInfo};
 use xiangqi_zero::players::{Playable, PlayerSpec};

@@ -22,16 +22,19 @@ const BATCHES: [usize; 4] = [1, 16, 64, 256];
 /// The batch of the training figure.
 const TRAIN_BATCH: usize = 256;
 
+/// The precisions measured: f32, and bf16 where the CPU has it.
+fn precisions() -> Vec<Precision> {
+    std::iter::once(Precision::F32).chain(has_bf16().then_some(Precision::Bf16)).collect()
+}
+
 /// Forward and training speed of the net of shape `config` (see `What::Nn`).
 pub(super) fn nn(runs: u32, config: NetConfig) {
     let threads = rayon::current_num_threads();
     let device = Device::flex();
     let net = Net::new(config, &device.clone().autodiff()).valid();
     let weights = net.num_params() as u64;
-    // Ours in f32, and in bf16 where the CPU has it (what self-play and play then run).
-    let mut precisions = vec![Precision::F32];
-    precisions.extend(has_bf16().then_some(Precision::Bf16));
-    let mut ours: Vec<CpuNet> = precisions.iter().map(|&p| CpuNet::in_precision(&net, p)).collect();
+    // Ours in each precision (bf16 is what self-play and play then run).
+    let mut ours: Vec<CpuNet> = precisions().into_iter().map(|p| CpuNet::in_precision(&net, p)).collect();
     let positions: Vec<f32> = reference_games(TRAIN_BATCH)
         .iter()
         .flat_map(|game| {
@@ -147,10 +150,8 @@ fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f
     if let Some(rate) = pytorch {
         println!("nn train PyTorch batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s");
     }
-    let mut precisions = vec![Precision::F32];
-    precisions.extend(has_bf16().then_some(Precision::Bf16));
     let mut f32_rate = None;
-    for precision in precisions {
+    for precision in precisions() {
         conv3x3::set_precision(precision);
         let rate = timed_rate(runs, TRAIN_BATCH, || {
             let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
@@ -219,7 +220,9 @@ struct Peaks {
 }
 
 impl Peaks {
+    /// The peaks of `cores` cores of this CPU.
     fn of_this_cpu(cores: usize) -> Peaks {
+        #[cfg(target_arch = "x86_64")]
         let lanes = if std::arch::is_x86_feature_detected!("avx512f") {
             16.0
         } else if std::arch::is_x86_feature_detected!("fma") {
@@ -227,6 +230,8 @@ impl Peaks {
         } else {
             4.0
         };
+        #[cfg(not(target_arch = "x86_64"))]
+        let lanes = 4.0;
         let ghz = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
             text.lines()
                 .find(|line| line.starts_with("cpu MHz"))

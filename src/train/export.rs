@@ -65,12 +65,14 @@ pub struct Exported {
 /// `models/genNNNN.safetensors`):
 /// the generation, the training config, the run's name in it, the hours of training
 /// (`metrics.jsonl`) and the rules' help the net was trained with, which it plays with;
-/// else from the file's own metadata. `commit`, the code that trained it, is recorded
-/// when given. `format` is the file's format.
+/// else from the file's own metadata. The commit recorded, the code that trained it, is
+/// `commit` when given, else the one the file records, else `default_commit()` (the
+/// code exporting it). `format` is the file's format.
 pub fn export(
     checkpoint: &Path,
     generation: Option<u32>,
     commit: Option<String>,
+    default_commit: impl FnOnce() -> Option<String>,
     out: &Path,
     format: NetFormat,
 ) -> Result<Exported, ExportError> {
@@ -107,7 +109,7 @@ pub fn export(
             Err(e) => return Err(RunDirError { path, why: e.to_string() }.into()),
         }
     }
-    provenance.commit = commit.or(provenance.commit);
+    provenance.commit = commit.or(provenance.commit).or_else(default_commit);
     provenance.exported = Some(utc_timestamp(SystemTime::now()));
     let device = Device::flex();
     let net = match info.config.game {
