@@ -13,6 +13,7 @@ use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::mcts::SearchConfig;
+use xiangqi_zero::nn::bf16::{has_bf16, Precision};
 use xiangqi_zero::nn::NetConfig;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
@@ -106,6 +107,9 @@ enum What {
         /// Samples per training step.
         #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=8192))]
         batch: u32,
+        /// The convolutions' products: `fp32`, or `bf16` (`[train] precision`, where the CPU has it).
+        #[arg(long, default_value = "fp32", value_parser = ["fp32", "bf16"])]
+        precision: String,
     },
     /// MCTS: simulations/s of one search with an evaluator that costs nothing (one
     /// thread, a Xiangqi middlegame: the tree's own cost), and the multi-game driver's
@@ -186,8 +190,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Nn { runs, blocks, channels } => {
             bench_nn::nn(runs, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize))
         }
-        What::Train { runs, steps, blocks, channels, batch } => {
-            train(runs, steps, NetConfig::new::<Xiangqi>(blocks as usize, channels as usize), batch as usize)?
+        What::Train { runs, steps, blocks, channels, batch, precision } => {
+            let precision = if precision == "bf16" { Precision::Bf16 } else { Precision::F32 };
+            let config = NetConfig::new::<Xiangqi>(blocks as usize, channels as usize);
+            train(runs, steps, config, batch as usize, precision)?
         }
         What::Mcts { sims, runs, batch, cost_us } => mcts(sims, runs, batch as usize, cost_us)?,
         What::Selfplay { batch, sims, threads, runs, seconds, config, model } => {
@@ -386,14 +392,22 @@ pub(super) fn reference_games(count: usize) -> Vec<Xiangqi> {
 }
 
 /// Training speed of the reference net (see `What::Train`).
-fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize) -> anyhow::Result<()> {
+fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize, precision: Precision) -> anyhow::Result<()> {
     use std::sync::atomic::AtomicBool;
     use xiangqi_zero::nn::{Encoding, Net};
     use xiangqi_zero::selfplay::{write_shard, SampleShape, Samples, Targets};
     use xiangqi_zero::train::{make_batch, OptimizerKind, TrainSettings, Trainer, Window};
 
-    let settings =
-        TrainSettings { optimizer: OptimizerKind::Adam, learning_rate: 1e-3, batch_size, ..TrainSettings::default() };
+    if precision == Precision::Bf16 && !has_bf16() {
+        bail!("this CPU has no bf16 products (AMX with AVX512-BF16): `--precision fp32`");
+    }
+    let settings = TrainSettings {
+        optimizer: OptimizerKind::Adam,
+        learning_rate: 1e-3,
+        batch_size,
+        precision,
+        ..TrainSettings::default()
+    };
     // Shards of real positions, a policy over up to eight legal moves each, in a
     // temporary games directory.
     let dir = std::env::temp_dir().join(format!("xiangqi-zero-bench-train-{}", std::process::id()));
@@ -425,8 +439,9 @@ fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize) -> anyhow:
     let (stop, bar) = (AtomicBool::new(false), indicatif::ProgressBar::hidden());
     let threads = rayon::current_num_threads();
     println!(
-        "train: {config}, {weights} weights, batch {}, Adam, {threads} thread(s), {} samples in the window",
+        "train: {config}, {weights} weights, batch {}, Adam, {} products, {threads} thread(s), {} samples in the window",
         settings.batch_size,
+        precision.name(),
         window.len()
     );
     let job = PyTorchJob {

@@ -225,22 +225,41 @@ mod kernels {
                         );
                     }
                 }
-                // Tiles 0 and 1 side by side above tiles 2 and 3, rows of 32 sums.
-                let target = block.as_mut_ptr();
-                let stride = 2 * TILE_BYTES;
-                asm!(
-                    "tilestored [{t} + {s}*1], tmm0",
-                    "tilestored [{t} + {s}*1 + 64], tmm1",
-                    "tilestored [{t2} + {s}*1], tmm2",
-                    "tilestored [{t2} + {s}*1 + 64], tmm3",
-                    t = in(reg) target,
-                    t2 = in(reg) target.add(2 * TILE_ROWS * TILE_ROWS),
-                    s = in(reg) stride,
-                    options(nostack),
-                );
+                // Tiles 0 and 1 side by side above tiles 2 and 3: straight into `out` where
+                // the block's 32 rows lie in it, else into `block` and the rows that do.
                 let columns = if wide { 2 * TILE_ROWS } else { TILE_ROWS };
-                for r in 0..(m - row).min(2 * TILE_ROWS) {
-                    out[(row + r) * n + col..][..columns].copy_from_slice(&block[r * 2 * TILE_ROWS..][..columns]);
+                let whole = row + 2 * TILE_ROWS <= m;
+                let (target, stride) = if whole {
+                    (out.as_mut_ptr().add(row * n + col), n * 4)
+                } else {
+                    (block.as_mut_ptr(), 2 * TILE_BYTES)
+                };
+                let second = target.add(TILE_ROWS * stride / 4);
+                if wide {
+                    asm!(
+                        "tilestored [{t} + {s}*1], tmm0",
+                        "tilestored [{t} + {s}*1 + 64], tmm1",
+                        "tilestored [{t2} + {s}*1], tmm2",
+                        "tilestored [{t2} + {s}*1 + 64], tmm3",
+                        t = in(reg) target,
+                        t2 = in(reg) second,
+                        s = in(reg) stride,
+                        options(nostack),
+                    );
+                } else {
+                    asm!(
+                        "tilestored [{t} + {s}*1], tmm0",
+                        "tilestored [{t2} + {s}*1], tmm2",
+                        t = in(reg) target,
+                        t2 = in(reg) second,
+                        s = in(reg) stride,
+                        options(nostack),
+                    );
+                }
+                if !whole {
+                    for r in 0..m - row {
+                        out[(row + r) * n + col..][..columns].copy_from_slice(&block[r * 2 * TILE_ROWS..][..columns]);
+                    }
                 }
             }
         }

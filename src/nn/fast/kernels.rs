@@ -45,6 +45,47 @@ impl Product {
     }
 }
 
+/// `out = scale · a · bᵀ` (`m × n`, row-major) for `a` of `m` rows and `b` of `n` rows,
+/// each row `k` long and the rows `stride` apart in both (an attention head's queries and
+/// keys, side by side in one buffer), through `gemm` on the calling thread.
+pub(crate) fn scaled_product_transposed(
+    [m, n, k]: [usize; 3],
+    stride: usize,
+    a: &[f32],
+    b: &[f32],
+    scale: f32,
+    out: &mut [f32],
+) {
+    let fits = |rows: usize, x: &[f32]| rows == 0 || x.len() >= (rows - 1) * stride + k;
+    assert!(k <= stride && fits(m, a) && fits(n, b) && out.len() >= m * n, "operands too small");
+    // SAFETY: the assert keeps every row of `a` and `b` read (`k` elements from each
+    // multiple of `stride`) and every element of `out` written inside its slice; `out`
+    // does not alias `a` or `b` (it is a distinct `&mut`).
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            out.as_mut_ptr(),
+            1,
+            n as isize,
+            false,
+            a.as_ptr(),
+            1,
+            stride as isize,
+            b.as_ptr(),
+            stride as isize,
+            1,
+            0.0,
+            scale,
+            false,
+            false,
+            false,
+            Parallelism::None,
+        );
+    }
+}
+
 /// The product `p` of `a` and `b` into row-major `out`, through `gemm`, on the calling
 /// thread.
 pub(crate) fn product(p: Product, a: &[f32], b: &[f32], out: &mut [f32]) {

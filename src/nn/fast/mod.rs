@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::model::{Net, NetConfig};
 use bf16::Precision;
-use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
+use kernels::{add_bias, add_matmul, bias_relu, matmul, scaled_product_transposed, sized};
 use transpose::transpose;
 use weights::{PolicyLayer, Weights};
 use winograd::{Epilogue, Geometry, Scratch};
@@ -44,6 +44,8 @@ struct Buffers {
     value_in: Vec<f32>,
     /// The value head's hidden layer.
     hidden: Vec<f32>,
+    /// The attention head's scores of one position, every from-square by every to-square.
+    scores: Vec<f32>,
     /// Each input plane's mean, for the whole part (with `NetConfig::count_value`).
     counts: Vec<f32>,
 }
@@ -177,27 +179,23 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
 
 /// The attention head's logits of every position of `planes` (`[position, cell, 2·dim]`,
 /// `cells` cells a position, each cell's query then its key) into `policy`
-/// (`[position, label]`).
-fn attention_logits(planes: &[f32], cells: usize, dim: usize, label_cells: &[(u8, u8)], policy: &mut [f32]) {
+/// (`[position, label]`): each position's scores of every query against every key as one
+/// product (in `scores`), from which each label takes its from-square's and to-square's.
+fn attention_logits(
+    planes: &[f32],
+    [cells, dim]: [usize; 2],
+    label_cells: &[(u8, u8)],
+    scores: &mut Vec<f32>,
+    policy: &mut [f32],
+) {
     let scale = 1.0 / (dim as f32).sqrt();
+    let scores = sized(scores, cells * cells);
     for (planes, logits) in planes.chunks_exact(cells * 2 * dim).zip(policy.chunks_exact_mut(label_cells.len())) {
+        scaled_product_transposed([cells, cells, dim], 2 * dim, planes, &planes[dim..], scale, scores);
         for (logit, &(from, to)) in logits.iter_mut().zip(label_cells) {
-            let query = &planes[from as usize * 2 * dim..][..dim];
-            let key = &planes[to as usize * 2 * dim + dim..][..dim];
-            *logit = scale * dot(query, key);
+            *logit = scores[from as usize * cells + to as usize];
         }
     }
-}
-
-/// The dot product of `a` and `b` (equal lengths), in eight lanes the compiler vectorises.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
-    for (a, b) in a8.zip(b8) {
-        lanes.iter_mut().zip(a.iter().zip(b)).for_each(|(lane, (x, y))| *lane += x * y);
-    }
-    lanes.iter().sum::<f32>() + tail
 }
 
 /// The heads' linear layers over all `positions` of a part at once (one pass over the
@@ -210,7 +208,8 @@ fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, p
         }
         PolicyLayer::Attention { dim } => {
             let cells = weights.config.height * weights.config.width;
-            attention_logits(&buffers.policy_in, cells, *dim, weights.config.label_cells, policy);
+            let label_cells = weights.config.label_cells;
+            attention_logits(&buffers.policy_in, [cells, *dim], label_cells, &mut buffers.scores, policy);
         }
     }
     let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);
