@@ -98,15 +98,48 @@ pub(crate) fn pack_weights(b: &[f32], points: usize, k: usize, n: usize) -> Vec<
     assert!(fits(k, n) && b.len() == points * k * n, "bf16 weights of {points} × {k} × {n}");
     let mut packed = vec![0; b.len()];
     for (b, packed) in b.chunks_exact(k * n).zip(packed.chunks_exact_mut(k * n)) {
-        for pair in 0..k / 2 {
-            for column in 0..n {
-                let at = (pair * n + column) * 2;
-                packed[at] = bf16_bits(b[2 * pair * n + column]);
-                packed[at + 1] = bf16_bits(b[(2 * pair + 1) * n + column]);
-            }
-        }
+        pack_pairs(b, n, packed);
     }
     packed
+}
+
+/// The row-major matrix `b` (rows of `n`) as bf16 pairs into `out` (`[k / 2, n, 2]`, as
+/// [`pack_weights`] lays out a matrix of `k` rows), the rows past `b`'s zero: 32 columns
+/// at a time with AVX512-BF16 where the CPU has it.
+pub(crate) fn pack_pairs(b: &[f32], n: usize, out: &mut [u16]) {
+    let rows = b.len() / n;
+    assert!(b.len() == rows * n && out.len() >= rows.next_multiple_of(2) * n, "{rows} rows of {n} into pairs");
+    let (pairs, past) = out.split_at_mut(rows.div_ceil(2) * 2 * n);
+    past.fill(0);
+    #[cfg(target_arch = "x86_64")]
+    if has_bf16() && n.is_multiple_of(16) && rows.is_multiple_of(2) {
+        // SAFETY: the CPU has AVX-512F and AVX512-BF16 (`has_bf16`); the sizes were checked above.
+        unsafe { kernels::pack_pairs(b, n, pairs) };
+        return;
+    }
+    for (pair, out) in pairs.chunks_exact_mut(2 * n).enumerate() {
+        for column in 0..n {
+            let at = |row: usize| b.get(row * n + column).map_or(0, |&x| bf16_bits(x));
+            out[2 * column] = at(2 * pair);
+            out[2 * column + 1] = at(2 * pair + 1);
+        }
+    }
+}
+
+/// `values` rounded to bf16 into `out`'s first as many: 16 at a time with AVX512-BF16
+/// where the CPU has it.
+pub(crate) fn round_into(values: &[f32], out: &mut [u16]) {
+    let out = &mut out[..values.len()];
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if has_bf16() {
+        // SAFETY: the CPU has AVX-512F and AVX512-BF16; `out` is as long as `values`.
+        unsafe { kernels::round_into(values, out) };
+        done = values.len() - values.len() % 16;
+    }
+    for (out, &x) in out[done..].iter_mut().zip(&values[done..]) {
+        *out = bf16_bits(x);
+    }
 }
 
 /// Rows of `a` that [`point_products`] may read past the last point's: the operand must
@@ -173,6 +206,33 @@ mod kernels {
         }
         asm!("ldtilecfg [{0}]", in(reg) config.0.as_ptr(), options(nostack, readonly));
         CONFIGURED.set(true);
+    }
+
+    /// [`super::pack_pairs`] of an even number of rows, `n` a multiple of 16.
+    #[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
+    pub(super) unsafe fn pack_pairs(b: &[f32], n: usize, out: &mut [u16]) {
+        use std::arch::x86_64::*;
+        // Lane i of the result: bf16 i / 2 of the first row's half (even i) or of the
+        // second's (odd i).
+        let order: [u16; 32] = std::array::from_fn(|i| (i / 2 + 16 * (i % 2)) as u16);
+        let order = _mm512_loadu_si512(order.as_ptr().cast());
+        for (rows, out) in b.chunks_exact(2 * n).zip(out.chunks_exact_mut(2 * n)) {
+            for column in (0..n).step_by(16) {
+                let (first, second) = (_mm512_loadu_ps(rows[column..].as_ptr()), _mm512_loadu_ps(rows[n + column..].as_ptr()));
+                let halves: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(second, first));
+                _mm512_storeu_si512(out[2 * column..].as_mut_ptr().cast(), _mm512_permutexvar_epi16(order, halves));
+            }
+        }
+    }
+
+    /// [`super::round_into`]'s whole sixteens.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    pub(super) unsafe fn round_into(values: &[f32], out: &mut [u16]) {
+        use std::arch::x86_64::*;
+        for (values, out) in values.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+            let rounded = _mm512_cvtneps_pbh(_mm512_loadu_ps(values.as_ptr()));
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), std::mem::transmute::<__m256bh, __m256i>(rounded));
+        }
     }
 
     /// `out = a · b` on AMX tiles: `a` as `m` rows of `k2` bf16 pairs (and the rows past

@@ -71,8 +71,14 @@ impl Geometry {
 pub(crate) struct Scratch {
     v: Vec<f32>,
     m: Vec<f32>,
-    /// The transformed inputs in bf16, for products in bf16 (in place of `v`).
+    /// The transformed inputs in bf16, for products in bf16 (in place of `v`); for the
+    /// weights' gradient in bf16, a point's `Vᵀ`.
     v_bf16: Vec<u16>,
+    /// For the weights' gradient in bf16: a point's `Vᵀ` in f32, its `A dY Aᵀ` as bf16
+    /// pairs, and their product.
+    columns: Vec<f32>,
+    m_bf16: Vec<u16>,
+    product: Vec<f32>,
 }
 
 /// How an output transform ends.
@@ -156,15 +162,17 @@ impl Winograd {
 /// loss's gradient to the transformed kernel over `positions` boards of channels-last
 /// `input` (`channels[0]` each) and the output's gradient `grad` (`channels[1]` each):
 /// per point, `Vᵀ · (A dY Aᵀ)` over the tiles. The forward is linear in `U`, so this is
-/// its exact backward, and [`kernel_gradient`] takes it to the 3×3 kernels.
+/// its exact backward, and [`kernel_gradient`] takes it to the 3×3 kernels. The products
+/// run in `precision` where the CPU and the output channels (16s) allow.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(crate) fn add_transformed_gradient(
     geometry: Geometry,
     positions: usize,
     channels: [usize; 2],
-    input: &[f32],
-    grad: &[f32],
+    [input, grad]: [&[f32]; 2],
     scratch: &mut Scratch,
     du: &mut [f32],
+    precision: Precision,
 ) {
     let tiles = geometry.tile_count(positions);
     let [cin, cout] = channels;
@@ -172,6 +180,28 @@ pub(crate) fn add_transformed_gradient(
     transform_input(geometry, positions, cin, input, v);
     let m = super::sized(&mut scratch.m, POINTS * tiles * cout);
     transform_gradient(geometry, positions, cout, grad, m);
+    #[cfg(target_arch = "x86_64")]
+    if precision == Precision::Bf16 && bf16::has_bf16() && cout.is_multiple_of(16) {
+        // Over the tiles, padded with zeros to whole tiles of 32: `Vᵀ` as rows of bf16 and
+        // `A dY Aᵀ` as bf16 pairs.
+        let depth = tiles.next_multiple_of(32);
+        let Scratch { v, m, v_bf16: rows, columns, m_bf16: pairs, product } = scratch;
+        let columns = super::sized(columns, cin * tiles);
+        rows.clear();
+        rows.resize((cin + bf16::PAST_ROWS) * depth, 0);
+        pairs.resize(depth * cout, 0);
+        let product = super::sized(product, cin * cout);
+        for (point, du) in du.chunks_mut(cin * cout).enumerate() {
+            super::transpose::transpose(tiles, cin, &v[point * tiles * cin..][..tiles * cin], columns);
+            for (column, row) in columns.chunks_exact(tiles).zip(rows.chunks_exact_mut(depth)) {
+                bf16::round_into(column, row);
+            }
+            bf16::pack_pairs(&m[point * tiles * cout..][..tiles * cout], cout, pairs);
+            bf16::point_products(1, cin, depth, cout, rows, pairs, product);
+            du.iter_mut().zip(product.iter()).for_each(|(du, p)| *du += p);
+        }
+        return;
+    }
     let shape = Product { m: cin, k: tiles, n: cout, a_transposed: true, accumulate: true };
     for (point, du) in du.chunks_mut(cin * cout).enumerate() {
         let (v, m) =
