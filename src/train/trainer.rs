@@ -113,7 +113,6 @@ impl Trainer {
         bar: &ProgressBar,
     ) -> TrainReport {
         let started = Instant::now();
-        conv3x3::set_precision(self.settings.precision);
         let mut sums = [0.0; FIGURES];
         let (mut done, mut learning_rate) = (0, self.settings.learning_rate_at(self.step));
         bar.set_length(steps);
@@ -150,9 +149,11 @@ impl Trainer {
         }
     }
 
-    /// One optimiser step on `batch` at `lr`; returns the batch's loss, policy loss,
-    /// value loss, policy entropy and value accuracy (before the step).
+    /// One optimiser step on `batch` at `lr`, its convolutions in the settings'
+    /// precision; returns the batch's loss, policy loss, value loss, policy entropy and
+    /// value accuracy (before the step).
     pub fn train_step(&mut self, batch: Batch, lr: f64) -> [f64; FIGURES] {
+        conv3x3::set_precision(self.settings.precision);
         // On one of rayon's threads: the kernels' parallel loops then start from inside
         // the pool instead of waking it from outside at every operation.
         rayon::scope(|_| self.step_on(batch, lr))
