@@ -4,8 +4,6 @@
 
 use rayon::prelude::*;
 
-use crate::nn::fast::kernels::zeros;
-
 /// The sizes of a batch-norm's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Dims {
@@ -16,6 +14,10 @@ pub(crate) struct Dims {
     /// Cells of a plane (height × width).
     pub cells: usize,
 }
+
+/// Rows [`Dims::channel_sum`] adds up in `f32` lanes before it takes them into its `f64`
+/// total: a few hundred values a lane, where `f32` keeps about six digits.
+const ROWS_IN_LANES: usize = 16;
 
 /// A result shaped as the input and two per channel.
 pub(crate) type Results = [Vec<f32>; 3];
@@ -38,44 +40,60 @@ impl Dims {
     }
 
     /// `out = scale[c] · x + shift[c]` for every channel (and `out = scale[c] · x +
-    /// slope[c] · y + shift[c]` when `y` is given), one image per task.
+    /// slope[c] · y + shift[c]` when `y` is given), one image per task, each value
+    /// written once (no zeroing first).
     fn affine(&self, x: &[f32], y: Option<&[f32]>, maps: &[[f32; 3]]) -> Vec<f32> {
-        let mut out = zeros(x.len());
         let image = self.channels * self.cells;
-        if image == 0 {
-            return out;
-        }
-        out.par_chunks_mut(image).enumerate().for_each(|(b, out)| {
-            let x = &x[b * image..(b + 1) * image];
-            for ((c, out), &[scale, slope, shift]) in out.chunks_exact_mut(self.cells).enumerate().zip(maps) {
-                let x = &x[c * self.cells..(c + 1) * self.cells];
-                match y {
-                    Some(y) => {
-                        let y = &y[b * image + c * self.cells..b * image + (c + 1) * self.cells];
-                        for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
-                            *o = scale * x + slope * y + shift;
+        assert!(x.len() == self.batch * image && maps.len() == self.channels, "batch-norm of {self:?}");
+        let mut out = Vec::with_capacity(x.len());
+        if image > 0 {
+            out.spare_capacity_mut()[..x.len()].par_chunks_mut(image).enumerate().for_each(|(b, out)| {
+                let x = &x[b * image..(b + 1) * image];
+                for ((c, out), &[scale, slope, shift]) in out.chunks_exact_mut(self.cells).enumerate().zip(maps) {
+                    let x = &x[c * self.cells..(c + 1) * self.cells];
+                    match y {
+                        Some(y) => {
+                            let y = &y[b * image + c * self.cells..b * image + (c + 1) * self.cells];
+                            for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
+                                o.write(scale * x + slope * y + shift);
+                            }
                         }
+                        None => out.iter_mut().zip(x).for_each(|(o, &x)| {
+                            o.write(scale * x + shift);
+                        }),
                     }
-                    None => out.iter_mut().zip(x).for_each(|(o, &x)| *o = scale * x + shift),
                 }
-            }
-        });
+            });
+        }
+        // SAFETY: the loop above wrote every value: `x.len()` is a whole number of images,
+        // each of `channels` (as many as `maps`) rows of `cells`.
+        unsafe { out.set_len(x.len()) };
         out
     }
-}
 
-/// `Σ f(a, b)` over two rows of one length, in 16 lanes (so that it vectorises), in `f64`.
-#[inline]
-fn row_sum(a: &[f32], b: &[f32], f: impl Fn(f32, f32) -> f32) -> f64 {
-    let mut lanes = [0.0f32; 16];
-    let (a, b) = (a.chunks_exact(16), b.chunks_exact(16));
-    let rest: f32 = a.remainder().iter().zip(b.remainder()).map(|(&a, &b)| f(a, b)).sum();
-    for (a, b) in a.zip(b) {
-        for ((lane, &a), &b) in lanes.iter_mut().zip(a).zip(b) {
-            *lane += f(a, b);
+    /// `Σ f(a, b)` over channel `c`'s rows of `a` and `b` (of one shape): in 16 lanes (so
+    /// that it vectorises), a row's last values in the first lanes, taken into an `f64`
+    /// total every [`ROWS_IN_LANES`] rows.
+    #[inline]
+    fn channel_sum(&self, [a, b]: [&[f32]; 2], c: usize, f: impl Fn(f32, f32) -> f32) -> f64 {
+        let (mut total, mut lanes) = (0.0f64, [0.0f32; 16]);
+        let flush = |lanes: &mut [f32; 16]| std::mem::take(lanes).iter().map(|&l| l as f64).sum::<f64>();
+        for (row, (a, b)) in self.rows(a, c).zip(self.rows(b, c)).enumerate() {
+            let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
+            for ((lane, &a), &b) in lanes.iter_mut().zip(a16.remainder()).zip(b16.remainder()) {
+                *lane += f(a, b);
+            }
+            for (a, b) in a16.zip(b16) {
+                for ((lane, &a), &b) in lanes.iter_mut().zip(a).zip(b) {
+                    *lane += f(a, b);
+                }
+            }
+            if row % ROWS_IN_LANES == ROWS_IN_LANES - 1 {
+                total += flush(&mut lanes);
+            }
         }
+        total + flush(&mut lanes)
     }
-    lanes.iter().map(|&l| l as f64).sum::<f64>() + rest as f64
 }
 
 /// The normalised output of `x` (`[batch, channels, cells]`), the batch's mean and its
@@ -83,9 +101,9 @@ fn row_sum(a: &[f32], b: &[f32], f: impl Fn(f32, f32) -> f32) -> f64 {
 pub(crate) fn forward(d: Dims, x: &[f32], gamma: &[f32], beta: &[f32], epsilon: f64) -> Results {
     let count = d.count().max(1.0);
     let statistics = d.each_channel(|c| {
-        let mean = d.rows(x, c).map(|row| row_sum(row, row, |v, _| v)).sum::<f64>() / count;
+        let mean = d.channel_sum([x, x], c, |v, _| v) / count;
         let m = mean as f32;
-        let variance = d.rows(x, c).map(|row| row_sum(row, row, |v, _| (v - m) * (v - m))).sum::<f64>() / count;
+        let variance = d.channel_sum([x, x], c, |v, _| (v - m) * (v - m)) / count;
         (mean, variance)
     });
     let maps: Vec<[f32; 3]> = statistics
@@ -113,8 +131,8 @@ pub(crate) fn backward(
     let count = d.count().max(1.0);
     let sums = d.each_channel(|c| {
         let m = mean[c];
-        let beta_grad: f64 = d.rows(grad, c).map(|row| row_sum(row, row, |g, _| g)).sum();
-        let centred: f64 = d.rows(x, c).zip(d.rows(grad, c)).map(|(x, g)| row_sum(x, g, |x, g| (x - m) * g)).sum();
+        let beta_grad = d.channel_sum([grad, grad], c, |g, _| g);
+        let centred = d.channel_sum([x, grad], c, |x, g| (x - m) * g);
         (beta_grad, centred)
     });
     let mut maps = Vec::with_capacity(d.channels);

@@ -23,8 +23,10 @@ impl Conv3x3Backend for Flex {
     }
 
     fn conv3x3_grad_weight(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {
-        ours([&x, &weight], Some(&grad), |d, [x, _, grad]| (kernels::grad_weight(d, x, grad, super::precision()), d.weight()))
-            .unwrap_or_else(|| Flex::conv2d_weight_backward(x, weight, grad, options()))
+        ours([&x, &weight], Some(&grad), |d, [x, _, grad]| {
+            (kernels::grad_weight(d, x, grad, super::precision()), d.weight())
+        })
+        .unwrap_or_else(|| Flex::conv2d_weight_backward(x, weight, grad, options()))
     }
 }
 

@@ -218,7 +218,8 @@ mod kernels {
         let order = _mm512_loadu_si512(order.as_ptr().cast());
         for (rows, out) in b.chunks_exact(2 * n).zip(out.chunks_exact_mut(2 * n)) {
             for column in (0..n).step_by(16) {
-                let (first, second) = (_mm512_loadu_ps(rows[column..].as_ptr()), _mm512_loadu_ps(rows[n + column..].as_ptr()));
+                let (first, second) =
+                    (_mm512_loadu_ps(rows[column..].as_ptr()), _mm512_loadu_ps(rows[n + column..].as_ptr()));
                 let halves: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(second, first));
                 _mm512_storeu_si512(out[2 * column..].as_mut_ptr().cast(), _mm512_permutexvar_epi16(order, halves));
             }
