@@ -120,3 +120,21 @@ fn eval_says_when_games_outnumber_its_openings_and_they_repeat() {
     assert!(two.status.success());
     assert!(!String::from_utf8_lossy(&two.stderr).contains("note:"), "{}", String::from_utf8_lossy(&two.stderr));
 }
+
+#[test]
+fn eval_says_when_one_player_is_limited_by_time_alone() {
+    let (timed, fixed) = ("alphabeta:ms=20", "alphabeta:depth=1");
+    let play = |a: &str, b: &str, more: &[&str]| {
+        let output = run(&[&["eval", "--a", a, "--b", b, "--games", "2", "--max-plies", "10"][..], more].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let note = "is limited by time alone (20 ms a move) and the other is not";
+    let told = play(fixed, timed, &[]);
+    assert!(told.contains(&format!("player B {note}")), "{told}");
+    assert!(play(timed, fixed, &[]).contains(&format!("player A {note}")));
+    // Equal kinds of budget, or one time for both: nothing to say.
+    assert!(!play(fixed, fixed, &[]).contains("limited by time"));
+    assert!(!play(timed, timed, &[]).contains("limited by time"));
+    assert!(!play(fixed, timed, &["--movetime", "20"]).contains("limited by time"));
+}

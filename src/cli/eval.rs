@@ -76,6 +76,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         notation: args.notation,
     };
+    if config.movetime.is_none() {
+        warn_of_unequal_budgets(&a, &b);
+    }
     let rules = RuleSettings { repetition: args.repetition.clone(), ..RuleSettings::default() };
     let result = match args.game {
         GameKind::Xiangqi => {
@@ -105,6 +108,30 @@ fn warn_of_repeats(games: u32, openings: usize) {
             "note: {games} games from {openings} openings: games beyond the first {distinct} repeat earlier starts \
              (between deterministic players, move for move); --openings FILE gives more"
         );
+    }
+}
+
+/// Says on stderr when one player's moves are limited by time alone and the other's are
+/// not: its strength then depends on the machine and the match's concurrency (an external
+/// engine given no limit plays a second a move, some ten thousand simulations of our own
+/// net through `uci`, against the 800 of an in-process `net(sims=800)`).
+fn warn_of_unequal_budgets(a: &PlayerSpec, b: &PlayerSpec) {
+    let timed = |spec: &PlayerSpec| {
+        let limits = match spec {
+            PlayerSpec::Engine(config) => &config.limits,
+            PlayerSpec::AlphaBeta { limits, .. } => limits,
+            _ => return None,
+        };
+        limits.movetime.filter(|_| limits.depth.is_none() && limits.nodes.is_none())
+    };
+    for (label, timed, other) in [("A", timed(a), timed(b)), ("B", timed(b), timed(a))] {
+        if let (Some(time), None) = (timed, other) {
+            eprintln!(
+                "note: player {label} is limited by time alone ({} ms a move) and the other is not; \
+                 give it `nodes=N` or `depth=N` (or both players `--movetime`) to compare them on equal work",
+                time.as_millis()
+            );
+        }
     }
 }
 
