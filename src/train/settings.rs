@@ -45,9 +45,8 @@ pub struct TrainSettings {
     pub max_steps: u64,
     /// The optimiser.
     pub optimizer: OptimizerKind,
-    /// The products of the 3×3 convolutions' forward and gradient to the input: `fp32`, or
-    /// `bf16` (summed in f32; where the CPU has AMX, else fp32). Master weights, the
-    /// gradients to the weights and the optimiser stay f32.
+    /// The products of the 3×3 convolutions and their gradients: `fp32`, or `bf16` (summed
+    /// in f32; where the CPU has AMX, else fp32). Master weights and the optimiser stay f32.
     pub precision: Precision,
     /// The peak learning rate (after warm-up).
     pub learning_rate: f64,

@@ -19,13 +19,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bf16::{has_bf16, Precision};
 
-/// Whether the products of training's 3×3 convolutions (forward and gradient to the
-/// input) run in bf16: set by the trainer for the process ([`set_precision`]).
+/// Whether the products of training's 3×3 convolutions (forward and both gradients) run
+/// in bf16: set by the trainer for the process ([`set_precision`]).
 static IN_BF16: AtomicBool = AtomicBool::new(false);
 
-/// Makes the products of the forward convolutions and of the gradients to the input run
-/// in `precision` from now on, in this process (bf16 only where the CPU has it: else
-/// f32). The gradients to the weights stay f32.
+/// Makes the products of the convolutions and of their gradients run in `precision` from
+/// now on, in this process (bf16 only where the CPU has it: else f32).
 pub fn set_precision(precision: Precision) {
     IN_BF16.store(precision == Precision::Bf16 && has_bf16(), Ordering::Relaxed);
 }

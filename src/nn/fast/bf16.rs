@@ -2,9 +2,9 @@
 //! `tdpbf16ps` multiplies a 16 × 32 tile of bf16 inputs by a 32 × 16 tile of bf16 weights
 //! into 16 × 16 f32 sums, 8 192 products an instruction. Weights are rounded to bf16 once,
 //! when the net is loaded; each product's inputs when they are transformed; every sum
-//! stays f32. Training's forward convolutions and gradients to the input may run so too
-//! (`[train] precision = "bf16"`, [`crate::nn::conv3x3::set_precision`]); its gradients to
-//! the weights stay f32. (AVX512-BF16's `vdpbf16ps` alone, tried
+//! stays f32. Training's convolutions and both their gradients may run so too
+//! (`[train] precision = "bf16"`, [`crate::nn::conv3x3::set_precision`]); its master
+//! weights and optimiser stay f32. (AVX512-BF16's `vdpbf16ps` alone, tried
 //! first, ran 0.7–1.0× f32 here: on these CPUs it issues half as often as an FMA.)
 
 /// The precision of the 3×3 convolutions' products.
@@ -112,7 +112,7 @@ pub(crate) fn pack_pairs(b: &[f32], n: usize, out: &mut [u16]) {
     let (pairs, past) = out.split_at_mut(rows.div_ceil(2) * 2 * n);
     past.fill(0);
     #[cfg(target_arch = "x86_64")]
-    if has_bf16() && n.is_multiple_of(16) && rows.is_multiple_of(2) {
+    if has_bf16() && n.is_multiple_of(16) {
         // SAFETY: the CPU has AVX-512F and AVX512-BF16 (`has_bf16`); the sizes were checked above.
         unsafe { kernels::pack_pairs(b, n, pairs) };
         return;
@@ -208,7 +208,7 @@ mod kernels {
         CONFIGURED.set(true);
     }
 
-    /// [`super::pack_pairs`] of an even number of rows, `n` a multiple of 16.
+    /// [`super::pack_pairs`] with `n` a multiple of 16 (an odd last row paired with zeros).
     #[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
     pub(super) unsafe fn pack_pairs(b: &[f32], n: usize, out: &mut [u16]) {
         use std::arch::x86_64::*;
@@ -216,10 +216,11 @@ mod kernels {
         // second's (odd i).
         let order: [u16; 32] = std::array::from_fn(|i| (i / 2 + 16 * (i % 2)) as u16);
         let order = _mm512_loadu_si512(order.as_ptr().cast());
-        for (rows, out) in b.chunks_exact(2 * n).zip(out.chunks_exact_mut(2 * n)) {
+        for (rows, out) in b.chunks(2 * n).zip(out.chunks_exact_mut(2 * n)) {
+            let paired = rows.len() == 2 * n;
             for column in (0..n).step_by(16) {
-                let (first, second) =
-                    (_mm512_loadu_ps(rows[column..].as_ptr()), _mm512_loadu_ps(rows[n + column..].as_ptr()));
+                let first = _mm512_loadu_ps(rows[column..].as_ptr());
+                let second = if paired { _mm512_loadu_ps(rows[n + column..].as_ptr()) } else { _mm512_setzero_ps() };
                 let halves: __m512i = std::mem::transmute(_mm512_cvtne2ps_pbh(second, first));
                 _mm512_storeu_si512(out[2 * column..].as_mut_ptr().cast(), _mm512_permutexvar_epi16(order, halves));
             }
