@@ -3,7 +3,8 @@
 //! killed mid-generation (`kill -9`) resumes and finishes with every shard readable;
 //! bad configs, corrupt shards and nets of another game give one-line errors; a run's
 //! config naming keys since removed resumes where they were at their defaults, and stops
-//! with one line where the run relied on one.
+//! with one line where the run relied on one; a run goes on from a trained net
+//! (`--from`) or from another run's games with a larger net (`--games-from`).
 
 mod common;
 
@@ -449,4 +450,61 @@ fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     assert_fails(&train(&from), &["--from starts a new run", "second"]);
     let third = first.with_file_name("third").display().to_string();
     assert_fails(&train(&["--config", path(&config), "--run", &third, "--from", "shipped"]), &["4×32", "2×16"]);
+}
+
+#[test]
+fn a_run_from_another_runs_games_trains_a_larger_net_on_them_first() {
+    let (first, config) = setup("games-from", &micro_config("xiangqi", 4).replace("every = 1", "every = 0"));
+    let output = train(&["--config", path(&config), "--run", path(&first), "--generations", "2"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let hours = read_metrics(&RunDir::new(&first).metrics()).unwrap()[1].hours;
+    let shards = assert_shards_readable::<Xiangqi>(&first);
+
+    // A 3×24 net, no random first net on its ladder: it goes on from generation 2.
+    let larger = config.with_file_name("larger.toml");
+    let text_of = std::fs::read_to_string(&config).unwrap();
+    let larger_config =
+        text_of.replace("blocks = 2\nchannels = 16", "blocks = 3\nchannels = 24").replace(", \"gen0000\"", "");
+    std::fs::write(&larger, larger_config).unwrap();
+    let second = first.with_file_name("second");
+    let args = ["--config", path(&larger), "--run", path(&second), "--games-from", path(&first), "--generations", "3"];
+    let output = train(&args);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains(&format!("({shards} shards copied)")), "{stdout}");
+    assert!(stdout.contains("gen0003:") && !stdout.contains("gen0001:") && !stdout.contains("gen0002:"), "{stdout}");
+
+    // Its generation 2 is a net of its own shape, trained on the copied games first, and
+    // generation 3 its own games, no bootstrap.
+    assert!(stdout.contains("  trained ") && !stdout.contains("trained 0 steps"), "{stdout}");
+    let dir = RunDir::new(&second);
+    let device = burn::tensor::Device::flex();
+    let net = Net::load::<Xiangqi>(&dir.model(2), None, &device).unwrap();
+    assert_eq!(net.config, NetConfig::new::<Xiangqi>(3, 24));
+    assert!(!dir.model(0).exists() && !dir.model(1).exists());
+    let names = |run: &Path| -> Vec<String> {
+        let files = std::fs::read_dir(run.join("games")).unwrap().flatten();
+        files.map(|f| f.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".npz")).collect()
+    };
+    let copied = names(&second);
+    assert!(names(&first).iter().all(|name| copied.contains(name)), "{copied:?}");
+    assert!(assert_shards_readable::<Xiangqi>(&second) > shards, "generation 3's games added");
+    let metrics = read_metrics(&dir.metrics()).unwrap();
+    assert_eq!(metrics.iter().map(|m| (m.generation, m.bootstrap)).collect::<Vec<_>>(), [(3, false)]);
+    assert!(metrics[0].hours > hours, "{} after {hours}", metrics[0].hours);
+    let state = dir.read_state().unwrap().unwrap();
+    assert_eq!((state.first, state.generation), (2, 3));
+
+    // It starts runs only, from runs of the same game, and not with --from.
+    assert_fails(&train(&args), &["--games-from starts a new run", "second"]);
+    let third = first.with_file_name("third");
+    let banqi = config.with_file_name("banqi.toml");
+    std::fs::write(&banqi, text_of.replace("game = \"xiangqi\"", "game = \"banqi\"")).unwrap();
+    let from_xiangqi = ["--config", path(&banqi), "--run", path(&third), "--games-from", path(&first)];
+    assert_fails(&train(&from_xiangqi), &["xiangqi run", "banqi net"]);
+    let empty = first.with_file_name("empty");
+    let from_nothing = ["--config", path(&larger), "--run", path(&third), "--games-from", path(&empty)];
+    assert_fails(&train(&from_nothing), &["holds no run", "empty"]);
+    let both = ["--config", path(&larger), "--run", path(&third), "--games-from", path(&first), "--from", "shipped"];
+    assert!(!train(&both).status.success());
 }

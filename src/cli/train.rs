@@ -14,7 +14,7 @@ use xiangqi_zero::nn::device::device;
 use xiangqi_zero::nn::NetSource;
 use xiangqi_zero::players::net_spec_name;
 use xiangqi_zero::train::config::{Config, GameName};
-use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions, CHECKPOINTS};
+use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions, Start, CHECKPOINTS};
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -45,8 +45,13 @@ pub struct Args {
     /// Start a new run from this trained net (a file, or `shipped` for the game's shipped
     /// net) instead of random weights: the run goes on from its generation and hours, with
     /// no bootstrap, a fresh optimiser and an empty replay window.
-    #[arg(long, value_name = "NET")]
+    #[arg(long, value_name = "NET", conflicts_with = "games_from")]
     from: Option<String>,
+    /// Start a new run from another run's games (a run directory of the same game): they
+    /// are copied into the new run, and a net of the config's shape (a larger one, say)
+    /// trains on them before it plays; the run goes on from that run's generation and hours.
+    #[arg(long, value_name = "RUN")]
+    games_from: Option<PathBuf>,
 }
 
 /// Arguments of `selfplay`.
@@ -81,8 +86,9 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
     let dir = RunDir::new(args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name)));
     let state = dir.read_state()?;
     match state {
-        Some(_) if args.from.is_some() => {
-            bail!("--from starts a new run, and {} already holds one: choose another --run", dir.root().display())
+        Some(_) if args.from.is_some() || args.games_from.is_some() => {
+            let option = if args.from.is_some() { "--from" } else { "--games-from" };
+            bail!("{option} starts a new run, and {} already holds one: choose another --run", dir.root().display())
         }
         Some(state) if !args.resume => bail!(
             "{} already holds a run at generation {}: pass --resume to continue it, or choose another --run",
@@ -107,10 +113,12 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         }
         Some(_) | None => {}
     }
-    let start = args.from.as_deref().map(|net| match net {
+    let net = args.from.as_deref().map(|net| match net {
         "shipped" => NetSource::Shipped,
         file => NetSource::File(PathBuf::from(file)),
     });
+    let other = args.games_from.as_ref().map(RunDir::new);
+    let start = net.as_ref().map(Start::Net).or(other.as_ref().map(Start::Games));
     let generations = args.generations.unwrap_or(config.run.generations);
     let options = RunOptions {
         generations,
@@ -118,12 +126,18 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         stop: &STOP,
         deadline: args.minutes.map(stop_after),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        start: start.as_ref(),
+        start,
     };
     catch_interrupts();
     // A resumed run that went on from a trained net plays its own net from the start.
-    let went_on = state.filter(|state| state.first > 0).map(|state| format!("its generation {}", state.first));
-    println!("{}", plan(&config, dir.root(), generations, args.minutes, args.from.clone().or(went_on).as_deref()));
+    let went_on =
+        state.filter(|state| state.first > 0).map(|state| format!("going on from its generation {}", state.first));
+    let from = match (&args.from, &args.games_from) {
+        (Some(net), _) => Some(format!("going on from `{net}`")),
+        (None, Some(run)) => Some(format!("after a first training on the games of `{}`", run.display())),
+        (None, None) => went_on,
+    };
+    println!("{}", plan(&config, dir.root(), generations, args.minutes, from.as_deref()));
     let end = match config.game {
         GameName::Xiangqi => run::<Xiangqi>(&config, &dir, &options),
         GameName::Banqi => run::<Banqi>(&config, &dir, &options),
@@ -158,10 +172,11 @@ fn stop_after(minutes: f64) -> Instant {
 }
 
 /// What the run will do and where its results go, printed before it starts.
+/// `from`: how the run starts other than from random weights and a bootstrap.
 fn plan(config: &Config, root: &Path, generations: u32, minutes: Option<f64>, from: Option<&str>) -> String {
     let bootstrap = config.run.bootstrap_generations.min(generations);
     let players = match (from, bootstrap) {
-        (Some(net), _) => format!("the net plays every generation's games, going on from `{net}`"),
+        (Some(start), _) => format!("the net plays every generation's games, {start}"),
         (None, 0) => "the net plays every generation's games".to_string(),
         (None, 1) if generations == 1 => "the material count plays (bootstrap)".to_string(),
         (None, 1) => format!("generation 1: the material count plays (bootstrap); 2–{generations}: the net"),

@@ -23,8 +23,9 @@ use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::run_error::{fail, RunError};
 use super::speed_probe::SpeedProbe;
+use super::start::{start, Start};
 use super::{TrainReport, Trainer, Window};
-use crate::nn::{Net, NetSource};
+use crate::nn::Net;
 use crate::selfplay::{play_games, read_shard, SampleShape, SelfPlayJob, SelfPlayProgress, SelfPlayReport, ShardError};
 use crate::storage;
 
@@ -41,9 +42,9 @@ pub struct RunOptions<'a> {
     pub deadline: Option<Instant>,
     /// Draw progress bars (on a terminal).
     pub progress: bool,
-    /// A new run's first net, instead of random weights (`train --from`): it goes on from
-    /// that net's generation and hours of training, as they are recorded in the file.
-    pub start: Option<&'a NetSource>,
+    /// What a new run starts from instead of random weights and a bootstrap (`train
+    /// --from`, `--games-from`).
+    pub start: Option<Start<'a>>,
 }
 
 /// How a run ended.
@@ -77,11 +78,10 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             (trainer, state)
         }
         None => {
-            let (net, state) = match options.start {
-                Some(start) => start_from::<G>(config, start, &autodiff)?,
-                None => (Net::new(shape, &autodiff), RunState::default()),
+            let (trainer, state) = match options.start {
+                Some(from) => start::<G>(config, dir, from, &autodiff, (options.stop, options.progress))?,
+                None => (Trainer::new(Net::new(shape, &autodiff), &config.train), RunState::default()),
             };
-            let trainer = Trainer::new(net, &config.train);
             trainer.save(&dir.model(state.generation), &dir.optimizer(state.generation)).map_err(fail)?;
             dir.write_state(&state).map_err(fail)?;
             (trainer, state)
@@ -187,27 +187,6 @@ fn evaluates(g: u32, last: u32, every: u32, left: Option<Duration>, took: Durati
     g == last || (every > 0 && (g.is_multiple_of(every) || last_in_time))
 }
 
-/// The first net and state of a run that goes on from the trained net `start`: its
-/// weights, on the training device `autodiff`, as the net of its own generation, with its
-/// hours of training (both as its file records them, else 0).
-fn start_from<G: TrainableGame>(
-    config: &Config,
-    start: &NetSource,
-    autodiff: &Device,
-) -> Result<(Net, RunState), RunError> {
-    let (net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
-    let shape = config.network.net_config::<G>();
-    if info.config != shape {
-        return Err(RunError(format!(
-            "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
-            info.config.blocks, info.config.channels, shape.blocks, shape.channels
-        )));
-    }
-    let generation = info.provenance.generation.unwrap_or(0);
-    let hours = info.provenance.hours.unwrap_or(0.0);
-    Ok((net, RunState { generation, hours, first: generation, ..RunState::default() }))
-}
-
 /// Saves the trainer after generation `g` and the generation's net, which self-play,
 /// evaluation and play use: the trainer's own, or with `[train] average_generations = n`
 /// the mean of the trainer's nets after generations `g − n + 1 ..= g`, none before the
@@ -290,7 +269,7 @@ fn shards_of(games: &Path, prefix: &str, shape: SampleShape) -> (u64, u64) {
 }
 
 /// A progress bar of `length` steps (hidden off a terminal).
-fn bar(visible: bool, length: u64, what: &str) -> ProgressBar {
+pub(super) fn bar(visible: bool, length: u64, what: &str) -> ProgressBar {
     if !visible {
         return ProgressBar::hidden();
     }
