@@ -1,4 +1,5 @@
-//! Our 3×3 convolution for `flex` (`nn::conv3x3`) against burn's own `conv2d`: the
+//! Our channels-last 3×3 convolution for `flex` (`nn::conv3x3`), transposed to and from
+//! channels first, against burn's own `conv2d`: the
 //! output and both gradients agree within 1e-4 of the tensor's scale on random shapes
 //! (odd batches, 1 and many channels, both games' boards and degenerate ones), on strided
 //! inputs and broadcast gradients, with either operand untracked; and the gradient check
@@ -41,6 +42,17 @@ const SHAPES: [[usize; 5]; 13] = [
     [4, 16, 16, 1, 9],
     [1, 2, 3, 10, 1],
 ];
+
+/// Our convolution on channels-first tensors: transposed to channels-last (a strided
+/// view, as the trunk's input is) and back.
+fn ours(x: Tensor<4>, weight: Tensor<4>) -> Tensor<4> {
+    conv3x3(last(x), weight).permute([0, 3, 1, 2])
+}
+
+/// `[batch, channels, height, width]` viewed as `[batch, height, width, channels]`.
+fn last(x: Tensor<4>) -> Tensor<4> {
+    x.permute([0, 2, 3, 1])
+}
 
 /// burn's convolution with the options `conv3x3` stands for.
 fn reference(x: Tensor<4>, weight: Tensor<4>) -> Tensor<4> {
@@ -92,7 +104,7 @@ fn forward_matches_burn() {
         for shape in SHAPES {
             let (x_dims, w_dims, _) = dims(shape);
             let (x, w) = (random(&mut rng, x_dims, &device), random(&mut rng, w_dims, &device));
-            close(&format!("{shape:?}"), conv3x3(x.clone(), w.clone()), reference(x, w)).unwrap();
+            close(&format!("{shape:?}"), ours(x.clone(), w.clone()), reference(x, w)).unwrap();
         }
     }
 }
@@ -100,7 +112,7 @@ fn forward_matches_burn() {
 #[test]
 fn gradients_match_burn() {
     for (seed, shape) in SHAPES.into_iter().enumerate() {
-        gradients_agree(conv3x3, shape, (true, true), seed as u64).unwrap();
+        gradients_agree(ours, shape, (true, true), seed as u64).unwrap();
     }
 }
 
@@ -108,8 +120,8 @@ fn gradients_match_burn() {
 fn gradients_match_burn_with_one_operand_untracked() {
     // The stem's input is data, not a parameter: only the weight's gradient is asked for.
     for (seed, shape) in [SHAPES[2], SHAPES[3], SHAPES[7]].into_iter().enumerate() {
-        gradients_agree(conv3x3, shape, (false, true), seed as u64).unwrap();
-        gradients_agree(conv3x3, shape, (true, false), seed as u64).unwrap();
+        gradients_agree(ours, shape, (false, true), seed as u64).unwrap();
+        gradients_agree(ours, shape, (true, false), seed as u64).unwrap();
     }
 }
 
@@ -118,8 +130,8 @@ fn gradient_check_rejects_a_wrong_backward() {
     // The forward of the real convolution, the backward of one with its kernel flipped
     // (as a grad_input that forgot to rotate the weights would be).
     let wrong = |x: Tensor<4>, w: Tensor<4>| {
-        let right = conv3x3(x.clone(), w.clone());
-        let flipped = conv3x3(x, w.flip([2, 3]));
+        let right = ours(x.clone(), w.clone());
+        let flipped = ours(x, w.flip([2, 3]));
         flipped.clone() + (right - flipped).detach()
     };
     for (seed, shape) in [SHAPES[1], SHAPES[2], SHAPES[3]].into_iter().enumerate() {
@@ -139,7 +151,7 @@ fn strided_inputs_and_broadcast_gradients() {
         let grads = op(x.clone(), w.clone()).mean().backward();
         (x.grad(&grads).unwrap(), w.grad(&grads).unwrap())
     };
-    let (ours, theirs) = (grads_of(conv3x3), grads_of(reference));
+    let (ours, theirs) = (grads_of(ours), grads_of(reference));
     close("dx", ours.0, theirs.0).unwrap();
     close("dw", ours.1, theirs.1).unwrap();
 }
@@ -153,18 +165,19 @@ fn gradient_operations_match_burn() {
         let (x, w, dy) =
             (random(&mut rng, x_dims, &device), random(&mut rng, w_dims, &device), random(&mut rng, y_dims, &device));
         let ours = Tensor::<4>::from_dispatch(<Dispatch as Conv3x3Backend>::conv3x3_grad_weight(
-            x.clone().into_dispatch(),
+            last(x.clone()).into_dispatch(),
             w.clone().into_dispatch(),
-            dy.clone().into_dispatch(),
+            last(dy.clone()).into_dispatch(),
         ));
         close(&format!("{shape:?} dw"), ours, conv2d_weight_backward(x.clone(), w.clone(), dy.clone(), options()))
             .unwrap();
         // burn has no tensor-level input gradient: its autodiff's is the reference.
         let ours = Tensor::<4>::from_dispatch(<Dispatch as Conv3x3Backend>::conv3x3_grad_input(
-            x.clone().into_dispatch(),
+            last(x.clone()).into_dispatch(),
             w.clone().into_dispatch(),
-            dy.clone().into_dispatch(),
-        ));
+            last(dy.clone()).into_dispatch(),
+        ))
+        .permute([0, 3, 1, 2]);
         let autodiff = device.clone().autodiff();
         let on_autodiff = |t: Tensor<4>| Tensor::<4>::from_data(t.into_data(), &autodiff);
         let tracked = on_autodiff(x).require_grad();

@@ -129,15 +129,16 @@ impl ConvBn {
         ConvBn { conv, bn: BatchNormConfig::new(output).init(device) }
     }
 
-    /// The 3×3 convs on the `flex` device run through [`conv3x3`], the rest on burn's
-    /// conv; batch-norm through [`batch_norm`] (our kernels in training on `flex`).
+    /// The layer on channels-first `x`: burn's conv, and batch-norm through
+    /// [`batch_norm`] (our kernels in training on `flex`).
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        let y = if conv3x3::fits(&self.conv, &x) {
-            conv3x3::conv3x3(x, self.conv.weight.val())
-        } else {
-            self.conv.forward(x)
-        };
-        batch_norm::batch_norm(&self.bn, y)
+        batch_norm::batch_norm(&self.bn, self.conv.forward(x))
+    }
+
+    /// The layer on channels-last `x` (`[batch, height, width, channels]`), a 3×3 conv on
+    /// the `flex` device ([`conv3x3::fits`]): our kernels throughout.
+    fn forward_channels_last(&self, x: Tensor<4>) -> Tensor<4> {
+        batch_norm::batch_norm_channels_last(&self.bn, conv3x3::conv3x3(x, self.conv.weight.val()))
     }
 }
 
@@ -151,9 +152,10 @@ pub struct ResBlock {
 }
 
 impl ResBlock {
-    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        let y = relu(self.first.forward(x.clone()));
-        relu(self.second.forward(y) + x)
+    /// The block on `x`, each layer applied by `layer` (channels first or last).
+    fn forward(&self, x: Tensor<4>, layer: impl Fn(&ConvBn, Tensor<4>) -> Tensor<4>) -> Tensor<4> {
+        let y = relu(layer(&self.first, x.clone()));
+        relu(layer(&self.second, y) + x)
     }
 }
 
@@ -235,10 +237,7 @@ impl Net {
             .value_counts
             .as_ref()
             .map(|layer| layer.forward(input.clone().mean_dim(3).mean_dim(2).flatten::<2>(1, 3)));
-        let mut x = relu(self.stem.forward(input));
-        for block in &self.blocks {
-            x = block.forward(x);
-        }
+        let x = self.trunk(input);
         let policy = self.policy(x.clone());
         let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
         let value = self.value_fc2.forward(relu(self.value_fc1.forward(value)));
@@ -247,6 +246,25 @@ impl Net {
             None => value,
         };
         NetOutput { policy, value }
+    }
+
+    /// The trunk's features of `input`, channels first. On the `flex` device the stem and
+    /// the blocks run channels-last ([`ConvBn::forward_channels_last`]), between one
+    /// transpose in and one out, so that no layer transposes its activations; elsewhere
+    /// they are burn's layers, channels first.
+    fn trunk(&self, input: Tensor<4>) -> Tensor<4> {
+        if !conv3x3::fits(&self.stem.conv, &input) {
+            let mut x = relu(self.stem.forward(input));
+            for block in &self.blocks {
+                x = block.forward(x, ConvBn::forward);
+            }
+            return x;
+        }
+        let mut x = relu(self.stem.forward_channels_last(input.permute([0, 2, 3, 1])));
+        for block in &self.blocks {
+            x = block.forward(x, ConvBn::forward_channels_last);
+        }
+        x.permute([0, 3, 1, 2])
     }
 
     /// The policy logits of the trunk's output `x`.

@@ -1,10 +1,11 @@
 //! Batch-norm on burn's `flex` CPU backend: our kernels ([`super::kernels`]) on the
-//! tensors' `f32` storage, burn's own for other dtypes or shapes.
+//! channels-last tensors' `f32` storage, burn's own (the trait's defaults) for other
+//! dtypes or shapes.
 
 use burn::backend::flex::FlexTensor;
-use burn::backend::ops::ModuleOps;
 use burn::backend::Flex;
 
+use super::backend::by_burn;
 use super::kernels::{self, Dims, Results};
 use super::BatchNormBackend;
 use crate::nn::flex_data::{contiguous_f32, dims, f32_tensor};
@@ -17,10 +18,7 @@ impl BatchNormBackend for Flex {
         epsilon: f64,
     ) -> (FlexTensor, FlexTensor, FlexTensor) {
         ours(&x, None, &[&gamma, &beta], |d, x, _, [gamma, beta]| kernels::forward(d, x, gamma, beta, epsilon))
-            .unwrap_or_else(|| {
-                let result = Flex::batch_norm_train(x, gamma, beta, epsilon);
-                (result.output, result.mean, result.variance)
-            })
+            .unwrap_or_else(|| by_burn::forward::<Flex>(x, gamma, beta, epsilon))
     }
 
     fn batch_norm_backward(
@@ -35,15 +33,12 @@ impl BatchNormBackend for Flex {
         ours(&x, Some(&grad), &statistics, |d, x, grad, [gamma, mean, variance]| {
             kernels::backward(d, x, [gamma, mean, variance], epsilon, grad)
         })
-        .unwrap_or_else(|| {
-            let result = Flex::batch_norm_train_backward(x, gamma, mean, variance, epsilon, grad);
-            (result.x_grad, result.gamma_grad, result.beta_grad)
-        })
+        .unwrap_or_else(|| by_burn::backward::<Flex>(x, gamma, [mean, variance], epsilon, grad))
     }
 }
 
-/// Runs `kernel` on the contiguous `f32` storage of `x` (`[batch, channels, height,
-/// width]`), of `grad` shaped as `x` (when given; an empty slice otherwise) and of the
+/// Runs `kernel` on the contiguous `f32` storage of `x` (`[batch, height, width,
+/// channels]`), of `grad` shaped as `x` (when given; an empty slice otherwise) and of the
 /// per-channel tensors (`[channels]` each), and wraps its three results (one shaped as
 /// `x`, two per channel) in tensors; `None`, for burn's kernels to take over, when a
 /// tensor is not `f32` or a shape does not fit.
@@ -54,8 +49,8 @@ fn ours<const N: usize>(
     kernel: impl FnOnce(Dims, &[f32], &[f32], [&[f32]; N]) -> Results,
 ) -> Option<(FlexTensor, FlexTensor, FlexTensor)> {
     let shape = dims::<4>(x)?;
-    let [batch, channels, height, width] = shape;
-    let d = Dims { batch, channels, cells: height * width };
+    let [batch, height, width, channels] = shape;
+    let d = Dims { rows: batch * height * width, channels };
     let fits = |t: &FlexTensor| dims::<1>(t) == Some([channels]);
     if !per_channel.iter().all(|t| fits(t)) || grad.is_some_and(|grad| dims::<4>(grad) != Some(shape)) {
         return None;

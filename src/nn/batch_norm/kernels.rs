@@ -1,119 +1,143 @@
-//! Batch-norm's arithmetic on NCHW `f32` slices: each channel's statistics summed over
-//! its rows (a row: one image's plane of that channel, contiguous), the channels split
-//! among rayon's threads; then one pass per image applying each channel's affine map.
+//! Batch-norm's arithmetic on channels-last `f32` slices (`[rows, channels]`, a row: one
+//! cell of one image): each channel's statistics summed in lanes of all channels at once,
+//! the rows split among rayon's threads in fixed blocks whose partial sums are added in
+//! order (so the result does not depend on the number of threads); then one pass applying
+//! each channel's affine map.
 
 use rayon::prelude::*;
 
 /// The sizes of a batch-norm's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Dims {
-    /// Images in the batch.
-    pub batch: usize,
+    /// Rows: images × cells.
+    pub rows: usize,
     /// Channels, each with its own statistics.
     pub channels: usize,
-    /// Cells of a plane (height × width).
-    pub cells: usize,
 }
 
-/// Rows [`Dims::channel_sum`] adds up in `f32` lanes before it takes them into its `f64`
-/// total: a few hundred values a lane, where `f32` keeps about six digits.
+/// Rows whose values [`Dims::channel_sums`] adds up in `f32` lanes before it takes them
+/// into its `f64` totals: a few dozen values a lane, where `f32` keeps about six digits.
 const ROWS_IN_LANES: usize = 16;
+/// Rows a task of [`Dims::channel_sums`] and [`Dims::affine`] covers.
+const ROWS_PER_TASK: usize = 1024;
+
+/// Each channel's affine map for [`Dims::affine`]: `[scale, slope, shift]`.
+type Maps = [Vec<f32>; 3];
 
 /// A result shaped as the input and two per channel.
 pub(crate) type Results = [Vec<f32>; 3];
 
 impl Dims {
-    /// The rows of channel `c` in `x`.
-    fn rows<'a>(&self, x: &'a [f32], c: usize) -> impl Iterator<Item = &'a [f32]> + 'a {
-        let (channels, cells) = (self.channels, self.cells);
-        (0..self.batch).map(move |b| &x[(b * channels + c) * cells..(b * channels + c + 1) * cells])
-    }
-
     /// Values per channel.
     fn count(&self) -> f64 {
-        (self.batch * self.cells) as f64
-    }
-
-    /// `per_channel(c)` for every channel, on rayon's threads.
-    fn each_channel<T: Send>(&self, per_channel: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
-        (0..self.channels).into_par_iter().map(per_channel).collect()
+        self.rows as f64
     }
 
     /// `out = scale[c] · x + shift[c]` for every channel (and `out = scale[c] · x +
-    /// slope[c] · y + shift[c]` when `y` is given), one image per task, each value
+    /// slope[c] · y + shift[c]` when `y` is given), a block of rows per task, each value
     /// written once (no zeroing first).
-    fn affine(&self, x: &[f32], y: Option<&[f32]>, maps: &[[f32; 3]]) -> Vec<f32> {
-        let image = self.channels * self.cells;
-        assert!(x.len() == self.batch * image && maps.len() == self.channels, "batch-norm of {self:?}");
+    fn affine(&self, x: &[f32], y: Option<&[f32]>, [scale, slope, shift]: &Maps) -> Vec<f32> {
+        let c = self.channels;
+        assert!(x.len() == self.rows * c && scale.len() == c, "batch-norm of {self:?}");
         let mut out = Vec::with_capacity(x.len());
-        if image > 0 {
-            out.spare_capacity_mut()[..x.len()].par_chunks_mut(image).enumerate().for_each(|(b, out)| {
-                let x = &x[b * image..(b + 1) * image];
-                for ((c, out), &[scale, slope, shift]) in out.chunks_exact_mut(self.cells).enumerate().zip(maps) {
-                    let x = &x[c * self.cells..(c + 1) * self.cells];
-                    match y {
-                        Some(y) => {
-                            let y = &y[b * image + c * self.cells..b * image + (c + 1) * self.cells];
-                            for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
-                                o.write(scale * x + slope * y + shift);
+        if !x.is_empty() {
+            let block = ROWS_PER_TASK * c;
+            out.spare_capacity_mut()[..x.len()].par_chunks_mut(block).enumerate().for_each(|(i, out)| {
+                let rows = out.len();
+                let x = &x[i * block..][..rows];
+                // Indexed loops over rows of exactly `c`: they vectorise across the channels.
+                match y {
+                    None => {
+                        for (out, x) in out.chunks_exact_mut(c).zip(x.chunks_exact(c)) {
+                            for k in 0..c {
+                                out[k].write(scale[k] * x[k] + shift[k]);
                             }
                         }
-                        None => out.iter_mut().zip(x).for_each(|(o, &x)| {
-                            o.write(scale * x + shift);
-                        }),
+                    }
+                    Some(y) => {
+                        let y = &y[i * block..][..rows];
+                        for ((out, x), y) in out.chunks_exact_mut(c).zip(x.chunks_exact(c)).zip(y.chunks_exact(c)) {
+                            for k in 0..c {
+                                out[k].write(scale[k] * x[k] + slope[k] * y[k] + shift[k]);
+                            }
+                        }
                     }
                 }
             });
         }
-        // SAFETY: the loop above wrote every value: `x.len()` is a whole number of images,
-        // each of `channels` (as many as `maps`) rows of `cells`.
+        // SAFETY: the loop above wrote every value: `x.len()` is a whole number of rows of
+        // `channels` (as many as each map has).
         unsafe { out.set_len(x.len()) };
         out
     }
 
-    /// `Σ f(a, b)` over channel `c`'s rows of `a` and `b` (of one shape): in 16 lanes (so
-    /// that it vectorises), a row's last values in the first lanes, taken into an `f64`
-    /// total every [`ROWS_IN_LANES`] rows.
-    #[inline]
-    fn channel_sum(&self, [a, b]: [&[f32]; 2], c: usize, f: impl Fn(f32, f32) -> f32) -> f64 {
-        let (mut total, mut lanes) = (0.0f64, [0.0f32; 16]);
-        let flush = |lanes: &mut [f32; 16]| std::mem::take(lanes).iter().map(|&l| l as f64).sum::<f64>();
-        for (row, (a, b)) in self.rows(a, c).zip(self.rows(b, c)).enumerate() {
-            let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
-            for ((lane, &a), &b) in lanes.iter_mut().zip(a16.remainder()).zip(b16.remainder()) {
-                *lane += f(a, b);
-            }
-            for (a, b) in a16.zip(b16) {
-                for ((lane, &a), &b) in lanes.iter_mut().zip(a).zip(b) {
-                    *lane += f(a, b);
+    /// Per channel `c`, `Σ f(a, b, m[c])` over the rows of `a` and `b` (of one shape), both
+    /// parts of `f`'s pair: in `f32` lanes, one per channel (so that it vectorises), taken
+    /// into `f64` totals every [`ROWS_IN_LANES`] rows.
+    fn channel_sums(
+        &self,
+        [a, b]: [&[f32]; 2],
+        m: &[f32],
+        f: impl Fn(f32, f32, f32) -> (f32, f32) + Sync,
+    ) -> [Vec<f64>; 2] {
+        let c = self.channels;
+        if c == 0 {
+            return [Vec::new(), Vec::new()];
+        }
+        let block = ROWS_PER_TASK * c;
+        let partials: Vec<[Vec<f64>; 2]> = a
+            .par_chunks(block)
+            .zip(b.par_chunks(block))
+            .map(|(a, b)| {
+                let mut totals = [vec![0.0f64; c], vec![0.0f64; c]];
+                let (mut first, mut second) = (vec![0.0f32; c], vec![0.0f32; c]);
+                let flush = |lanes: &mut [f32], totals: &mut [f64]| {
+                    totals.iter_mut().zip(lanes.iter_mut()).for_each(|(t, l)| *t += std::mem::take(l) as f64);
+                };
+                let m = &m[..c];
+                for (row, (a, b)) in a.chunks_exact(c).zip(b.chunks_exact(c)).enumerate() {
+                    // An indexed loop over rows of exactly `c`: it vectorises across the channels.
+                    let (lanes1, lanes2) = (&mut first[..c], &mut second[..c]);
+                    for k in 0..c {
+                        let (v1, v2) = f(a[k], b[k], m[k]);
+                        lanes1[k] += v1;
+                        lanes2[k] += v2;
+                    }
+                    if row % ROWS_IN_LANES == ROWS_IN_LANES - 1 {
+                        flush(&mut first, &mut totals[0]);
+                        flush(&mut second, &mut totals[1]);
+                    }
                 }
-            }
-            if row % ROWS_IN_LANES == ROWS_IN_LANES - 1 {
-                total += flush(&mut lanes);
+                flush(&mut first, &mut totals[0]);
+                flush(&mut second, &mut totals[1]);
+                totals
+            })
+            .collect();
+        let mut sums = [vec![0.0f64; c], vec![0.0f64; c]];
+        for partial in partials {
+            for (sum, part) in sums.iter_mut().zip(partial) {
+                sum.iter_mut().zip(part).for_each(|(s, p)| *s += p);
             }
         }
-        total + flush(&mut lanes)
+        sums
     }
 }
 
-/// The normalised output of `x` (`[batch, channels, cells]`), the batch's mean and its
-/// biased variance per channel: `y = gamma · (x − mean) / √(variance + epsilon) + beta`.
+/// The normalised output of `x` (`[rows, channels]`), the batch's mean and its biased
+/// variance per channel: `y = gamma · (x − mean) / √(variance + epsilon) + beta`.
 pub(crate) fn forward(d: Dims, x: &[f32], gamma: &[f32], beta: &[f32], epsilon: f64) -> Results {
     let count = d.count().max(1.0);
-    let statistics = d.each_channel(|c| {
-        let mean = d.channel_sum([x, x], c, |v, _| v) / count;
-        let m = mean as f32;
-        let variance = d.channel_sum([x, x], c, |v, _| (v - m) * (v - m)) / count;
-        (mean, variance)
-    });
-    let maps: Vec<[f32; 3]> = statistics
-        .iter()
-        .zip(gamma.iter().zip(beta))
-        .map(|(&(mean, variance), (&gamma, &beta))| {
-            let scale = gamma as f64 / (variance + epsilon).sqrt();
-            [scale as f32, 0.0, (beta as f64 - mean * scale) as f32]
-        })
-        .collect();
+    let zero = vec![0.0f32; d.channels];
+    let [sums, _] = d.channel_sums([x, x], &zero, |v, _, _| (v, 0.0));
+    let means: Vec<f32> = sums.iter().map(|&sum| (sum / count) as f32).collect();
+    let [squares, _] = d.channel_sums([x, x], &means, |v, _, m| ((v - m) * (v - m), 0.0));
+    let statistics: Vec<(f64, f64)> = sums.iter().zip(&squares).map(|(&s, &q)| (s / count, q / count)).collect();
+    let mut maps: Maps = [Vec::new(), vec![0.0; d.channels], Vec::new()];
+    for (&(mean, variance), (&gamma, &beta)) in statistics.iter().zip(gamma.iter().zip(beta)) {
+        let scale = gamma as f64 / (variance + epsilon).sqrt();
+        maps[0].push(scale as f32);
+        maps[2].push((beta as f64 - mean * scale) as f32);
+    }
     let (mean, variance) = statistics.iter().map(|&(m, v)| (m as f32, v as f32)).unzip();
     [d.affine(x, None, &maps), mean, variance]
 }
@@ -129,16 +153,11 @@ pub(crate) fn backward(
     grad: &[f32],
 ) -> Results {
     let count = d.count().max(1.0);
-    let sums = d.each_channel(|c| {
-        let m = mean[c];
-        let beta_grad = d.channel_sum([grad, grad], c, |g, _| g);
-        let centred = d.channel_sum([x, grad], c, |x, g| (x - m) * g);
-        (beta_grad, centred)
-    });
-    let mut maps = Vec::with_capacity(d.channels);
+    let [grad_sums, centred] = d.channel_sums([x, grad], mean, |x, g, m| (g, (x - m) * g));
+    let mut maps: Maps = Default::default();
     let (mut gamma_grads, mut beta_grads) = (Vec::with_capacity(d.channels), Vec::with_capacity(d.channels));
     for c in 0..d.channels {
-        let (beta_grad, centred) = sums[c];
+        let (beta_grad, centred) = (grad_sums[c], centred[c]);
         let inv_std = 1.0 / (variance[c] as f64 + epsilon).sqrt();
         let gamma_grad = centred * inv_std;
         // dx = a · grad + b · x + k, with a = gamma / σ, b = −a · dgamma / (n σ) and
@@ -146,7 +165,9 @@ pub(crate) fn backward(
         let a = gamma[c] as f64 * inv_std;
         let b = -a * gamma_grad * inv_std / count;
         let k = -a * beta_grad / count - b * mean[c] as f64;
-        maps.push([b as f32, a as f32, k as f32]);
+        for (map, value) in maps.iter_mut().zip([b, a, k]) {
+            map.push(value as f32);
+        }
         gamma_grads.push(gamma_grad as f32);
         beta_grads.push(beta_grad as f32);
     }

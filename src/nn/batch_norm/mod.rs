@@ -1,9 +1,8 @@
 //! Batch-norm in training mode on CPU: the statistics of a batch and the normalisation,
-//! forward and backward, on burn's `flex` backend through a backend extension
-//! ([`BatchNormBackend`]) with our own kernels, in place of burn's default, which
-//! transposes the whole activation (channels first) to reduce it, twice forward and twice
-//! backward. The module, its parameters and running statistics stay burn's [`BatchNorm`];
-//! inference, and any device but `flex`, keep burn's own batch-norm.
+//! forward and backward, of channels-last activations (the trunk's layout in training on
+//! CPU) on burn's `flex` backend through a backend extension ([`BatchNormBackend`]) with
+//! our own kernels. The module, its parameters and running statistics stay burn's
+//! [`BatchNorm`]; inference, and any device but `flex`, keep burn's own batch-norm.
 
 mod autodiff;
 mod backend;
@@ -22,6 +21,15 @@ pub use backend::BatchNormBackend;
 pub fn batch_norm(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
     if !fits(bn, &x) {
         return bn.forward(x);
+    }
+    batch_norm_channels_last(bn, x.permute([0, 2, 3, 1])).permute([0, 3, 1, 2])
+}
+
+/// `bn` applied to the channels-last `x` `[batch, height, width, channels]`: [`batch_norm`]
+/// without its transposes.
+pub fn batch_norm_channels_last(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
+    if !fits(bn, &x) {
+        return bn.forward(x.permute([0, 3, 1, 2])).permute([0, 2, 3, 1]);
     }
     let (gamma, beta) = (bn.gamma.val().into_dispatch(), bn.beta.val().into_dispatch());
     let (output, mean, variance) =

@@ -1,32 +1,32 @@
 //! The convolution on burn's `flex` CPU backend: our kernels ([`super::kernels`]) on the
-//! tensors' `f32` storage, burn's own for other dtypes or shapes that do not fit.
+//! tensors' `f32` storage, burn's own (through the trait's defaults) for other dtypes or
+//! shapes that do not fit.
 
 use burn::backend::flex::FlexTensor;
-use burn::backend::ops::ModuleOps;
 use burn::backend::Flex;
 
 use super::kernels::{self, Dims};
-use super::{options, Conv3x3Backend};
+use super::Conv3x3Backend;
 use crate::nn::flex_data::{contiguous_f32, dims, f32_tensor};
 
 impl Conv3x3Backend for Flex {
     fn conv3x3(x: FlexTensor, weight: FlexTensor) -> FlexTensor {
         ours([&x, &weight], None, |d, [x, weight, _]| (kernels::forward(d, x, weight, super::precision()), d.output()))
-            .unwrap_or_else(|| Flex::conv2d(x, weight, None, options()))
+            .unwrap_or_else(|| super::backend::by_burn::conv3x3::<Flex>(x, weight))
     }
 
     fn conv3x3_grad_input(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {
         ours([&x, &weight], Some(&grad), |d, [_, weight, grad]| {
             (kernels::grad_input(d, weight, grad, super::precision()), d.input())
         })
-        .unwrap_or_else(|| Flex::conv2d_x_backward(x, weight, grad, options()))
+        .unwrap_or_else(|| super::backend::by_burn::grad_input::<Flex>(x, weight, grad))
     }
 
     fn conv3x3_grad_weight(x: FlexTensor, weight: FlexTensor, grad: FlexTensor) -> FlexTensor {
         ours([&x, &weight], Some(&grad), |d, [x, _, grad]| {
             (kernels::grad_weight(d, x, grad, super::precision()), d.weight())
         })
-        .unwrap_or_else(|| Flex::conv2d_weight_backward(x, weight, grad, options()))
+        .unwrap_or_else(|| super::backend::by_burn::grad_weight::<Flex>(x, weight, grad))
     }
 }
 
@@ -39,7 +39,7 @@ fn ours(
     grad: Option<&FlexTensor>,
     kernel: impl FnOnce(Dims, [&[f32]; 3]) -> (Vec<f32>, [usize; 4]),
 ) -> Option<FlexTensor> {
-    let [batch, inputs, height, width] = dims::<4>(x)?;
+    let [batch, height, width, inputs] = dims::<4>(x)?;
     let outputs = dims::<4>(weight)?[0];
     let d = Dims { batch, inputs, outputs, height, width };
     let grad_fits = grad.map_or(Some(true), |grad| Some(dims(grad)? == d.output()))?;

@@ -1,16 +1,16 @@
-//! The convolution's arithmetic on NCHW `f32` slices, the batch split among rayon's
-//! threads in chunks of a few images turned channels-last: all three operations by
-//! Winograd's F(2×2, 3×3) ([`crate::nn::fast::winograd`], shared with our forward pass),
-//! the gradient to the input as the convolution of the output's gradient, the gradient
-//! to the weight through the transforms' backward.
+//! The convolution's arithmetic on channels-last `f32` slices (`[batch, height, width,
+//! channels]`), the batch split among rayon's threads in chunks of a few images: all three
+//! operations by Winograd's F(2×2, 3×3) ([`crate::nn::fast::winograd`], shared with our
+//! forward pass, which works channels-last too), the gradient to the input as the
+//! convolution of the output's gradient, the gradient to the weight through the
+//! transforms' backward.
 
 use std::cell::RefCell;
 
 use rayon::prelude::*;
 
 use crate::nn::bf16::Precision;
-use crate::nn::fast::kernels::{sized, zeros};
-use crate::nn::fast::transpose::transpose;
+use crate::nn::fast::kernels::zeros;
 use crate::nn::fast::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
 
 /// Images one Winograd call covers.
@@ -23,23 +23,15 @@ const BF16_CHUNK: usize = 8;
 /// fixed order (so the result does not depend on the number of threads).
 const GROUP: usize = 16;
 
-/// A thread's buffers for one chunk: the Winograd scratch and two channels-last copies.
-#[derive(Default)]
-struct Buffers {
-    scratch: Scratch,
-    first: Vec<f32>,
-    second: Vec<f32>,
-}
-
 thread_local! {
-    /// Each thread's [`Buffers`], kept from call to call so that a step allocates and
-    /// zeroes none of them.
-    static BUFFERS: RefCell<Buffers> = RefCell::default();
+    /// Each thread's Winograd [`Scratch`], kept from call to call so that a step
+    /// allocates and zeroes none of it.
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
-/// Runs `work` with this thread's [`Buffers`].
-fn with_buffers<T>(work: impl FnOnce(&mut Buffers) -> T) -> T {
-    BUFFERS.with(|buffers| work(&mut buffers.borrow_mut()))
+/// Runs `work` with this thread's [`Scratch`].
+fn with_scratch<T>(work: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|scratch| work(&mut scratch.borrow_mut()))
 }
 
 /// The sizes of a convolution.
@@ -63,14 +55,14 @@ impl Dims {
         self.height * self.width
     }
 
-    /// The input's shape, `[batch, inputs, height, width]`.
+    /// The input's shape, `[batch, height, width, inputs]`.
     pub(crate) fn input(&self) -> [usize; 4] {
-        [self.batch, self.inputs, self.height, self.width]
+        [self.batch, self.height, self.width, self.inputs]
     }
 
-    /// The output's shape, `[batch, outputs, height, width]`.
+    /// The output's shape, `[batch, height, width, outputs]`.
     pub(crate) fn output(&self) -> [usize; 4] {
-        [self.batch, self.outputs, self.height, self.width]
+        [self.batch, self.height, self.width, self.outputs]
     }
 
     /// The weight's shape, `[outputs, inputs, 3, 3]`.
@@ -82,28 +74,26 @@ impl Dims {
     fn is_empty(&self) -> bool {
         self.batch * self.inputs * self.outputs * self.cells() == 0
     }
+
+    /// The Winograd geometry of a plane.
+    fn geometry(&self) -> Geometry {
+        Geometry { height: self.height, width: self.width }
+    }
 }
 
 /// The convolution of `x` (`d.input()`) by `weight` (`d.weight()`), `d.output()`: by
-/// Winograd ([`Winograd`]) on each chunk of images turned channels-last, and back; its
-/// products in `precision` where the shape allows ([`Winograd::in_precision`]).
+/// Winograd ([`Winograd`]) on each chunk of images; its products in `precision` where the
+/// shape allows ([`Winograd::in_precision`]).
 pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32], precision: Precision) -> Vec<f32> {
     let mut out = zeros(d.batch * d.outputs * d.cells());
     if d.is_empty() {
         return out;
     }
-    let (cells, winograd) = (d.cells(), Winograd::of_kernel(d.inputs, d.outputs, weight).in_precision(precision));
-    let geometry = Geometry { height: d.height, width: d.width };
+    let winograd = Winograd::of_kernel(d.inputs, d.outputs, weight).in_precision(precision);
+    let cells = d.cells();
     out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each(|(out, x)| {
-        with_buffers(|Buffers { scratch, first, second }| {
-            let images = x.len() / (d.inputs * cells);
-            let input = channels_last(d.inputs, cells, x, first);
-            let output = sized(second, out.len());
-            winograd.forward(geometry, images, input, scratch, Epilogue::Linear(output));
-            for (output, out) in output.chunks_exact(cells * d.outputs).zip(out.chunks_exact_mut(d.outputs * cells)) {
-                transpose(cells, d.outputs, output, out);
-            }
-        })
+        let images = x.len() / (d.inputs * cells);
+        with_scratch(|scratch| winograd.forward(d.geometry(), images, x, scratch, Epilogue::Linear(out)));
     });
     out
 }
@@ -131,20 +121,17 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
         return vec![0.0; d.outputs * d.inputs * 9];
     }
     let (cells, len) = (d.cells(), 16 * d.inputs * d.outputs);
-    let geometry = Geometry { height: d.height, width: d.width };
     let chunk = if precision == Precision::Bf16 { BF16_CHUNK } else { CHUNK };
     let partials: Vec<Vec<f32>> = x
         .par_chunks(GROUP * d.inputs * cells)
         .zip(grad.par_chunks(GROUP * d.outputs * cells))
         .map(|(x, grad)| {
             let mut sum = vec![0.0; len];
-            with_buffers(|Buffers { scratch, first, second }| {
+            with_scratch(|scratch| {
                 for (x, grad) in x.chunks(chunk * d.inputs * cells).zip(grad.chunks(chunk * d.outputs * cells)) {
                     let images = x.len() / (d.inputs * cells);
-                    let input = channels_last(d.inputs, cells, x, first);
-                    let dy = channels_last(d.outputs, cells, grad, second);
                     let channels = [d.inputs, d.outputs];
-                    add_transformed_gradient(geometry, images, channels, [input, dy], scratch, &mut sum, precision);
+                    add_transformed_gradient(d.geometry(), images, channels, [x, grad], scratch, &mut sum, precision);
                 }
             });
             sum
@@ -156,15 +143,6 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
         total.iter_mut().zip(&partial).for_each(|(t, p)| *t += p);
     }
     kernel_gradient(d.inputs, d.outputs, &total)
-}
-
-/// Images `x` (each `[channels, cells]`) channels-last (`[cells, channels]`) in `buffer`.
-fn channels_last<'a>(channels: usize, cells: usize, x: &[f32], buffer: &'a mut Vec<f32>) -> &'a mut [f32] {
-    let out = sized(buffer, x.len());
-    for (x, out) in x.chunks_exact(channels * cells).zip(out.chunks_exact_mut(cells * channels)) {
-        transpose(channels, cells, x, out);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -201,16 +179,16 @@ mod tests {
         }
     }
 
-    /// The three results by the definition: output, gradient to the input, gradient to
-    /// the weight.
+    /// The three results by the definition, channels-last: output, gradient to the
+    /// input, gradient to the weight.
     fn naive(d: Dims, x: &[f32], w: &[f32], dy: &[f32]) -> [Vec<f32>; 3] {
         let (mut y, mut dx, mut dw) = (vec![0.0; dy.len()], vec![0.0; x.len()], vec![0.0; w.len()]);
         let (h, wd) = (d.height, d.width);
         each_term(d, |[b, o, i, cy, cx, ky, kx, iy, ix]| {
             let (xi, wi, yi) = (
-                ((b * d.inputs + i) * h + iy) * wd + ix,
+                ((b * h + iy) * wd + ix) * d.inputs + i,
                 (o * d.inputs + i) * 9 + ky * 3 + kx,
-                ((b * d.outputs + o) * h + cy) * wd + cx,
+                ((b * h + cy) * wd + cx) * d.outputs + o,
             );
             y[yi] += w[wi] * x[xi];
             dx[xi] += w[wi] * dy[yi];
