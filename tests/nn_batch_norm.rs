@@ -1,6 +1,7 @@
-//! Our training batch-norm for `flex` (`nn::batch_norm`) against burn's own
-//! `BatchNorm::forward`: the output, the running statistics and the gradients to the
-//! input, `gamma` and `beta` agree within 1e-4 of the tensor's scale on random shapes (odd
+//! Our training batch-norm and ReLU for `flex` (`nn::batch_norm`) against burn's own
+//! `BatchNorm::forward` and `relu`: the output, the running statistics and the gradients
+//! to the input, `gamma` and `beta` (and to a residual block's input, added before the
+//! ReLU) agree within 1e-4 of the tensor's scale on random shapes (odd
 //! batches, 1 and many channels, both games' boards and degenerate ones), on strided
 //! inputs and broadcast gradients; the gradient check rejects a batch-norm whose forward is
 //! right but whose backward treats the batch's statistics as constants; and only training
@@ -8,10 +9,11 @@
 
 use burn::module::{Module, Param};
 use burn::nn::{BatchNorm, BatchNormConfig};
+use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use xiangqi_zero::nn::batch_norm::{batch_norm, fits};
+use xiangqi_zero::nn::batch_norm::{batch_norm_relu, batch_norm_relu_channels_last, fits};
 
 mod tensors;
 use tensors::{close, random};
@@ -42,9 +44,9 @@ fn module(rng: &mut StdRng, channels: usize, device: &Device) -> BatchNorm {
     bn
 }
 
-/// burn's batch-norm, as the model called it before.
+/// burn's batch-norm and ReLU, as the model called them before.
 fn reference(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
-    bn.forward(x)
+    relu(bn.forward(x))
 }
 
 /// Compares, for `op` against burn's, the output, the running statistics after it and
@@ -84,7 +86,7 @@ fn agree(op: impl Fn(&BatchNorm, Tensor<4>) -> Tensor<4>, shape: [usize; 4], see
 #[test]
 fn output_statistics_and_gradients_match_burn() {
     for (seed, shape) in SHAPES.into_iter().enumerate() {
-        agree(batch_norm, shape, seed as u64).unwrap();
+        agree(batch_norm_relu, shape, seed as u64).unwrap();
     }
 }
 
@@ -94,14 +96,14 @@ fn gradient_check_rejects_statistics_taken_as_constants() {
     // batch's mean and deviation detached: what a backward without the statistics'
     // terms would give.
     let wrong = |bn: &BatchNorm, x: Tensor<4>| {
-        let right = batch_norm(bn, x.clone());
+        let right = batch_norm_relu(bn, x.clone());
         let [b, c, h, w] = x.dims();
         let flat = x.clone().swap_dims(0, 1).reshape([c, b * h * w]);
         let mean = flat.clone().mean_dim(1).detach();
         let variance = (flat - mean.clone()).powf_scalar(2.0).mean_dim(1).detach();
         let per_channel = |t: Tensor<2>| t.reshape([1, c, 1, 1]);
         let normalised = (x - per_channel(mean)) / per_channel(variance + bn.epsilon).sqrt();
-        let constant = normalised * bn.gamma.val().reshape([1, c, 1, 1]) + bn.beta.val().reshape([1, c, 1, 1]);
+        let constant = relu(normalised * bn.gamma.val().reshape([1, c, 1, 1]) + bn.beta.val().reshape([1, c, 1, 1]));
         constant.clone() + (right - constant).detach()
     };
     for (seed, shape) in [SHAPES[1], SHAPES[2], SHAPES[3]].into_iter().enumerate() {
@@ -122,7 +124,7 @@ fn strided_inputs_and_broadcast_gradients() {
         let grads = (y.clone() * y).mean().backward();
         (x.grad(&grads).unwrap(), bn.gamma.grad(&grads).unwrap())
     };
-    let (ours, theirs) = (grads_of(batch_norm), grads_of(reference));
+    let (ours, theirs) = (grads_of(batch_norm_relu), grads_of(reference));
     close("dx", ours.0, theirs.0).unwrap();
     close("dgamma", ours.1, theirs.1).unwrap();
 }
@@ -139,5 +141,34 @@ fn only_training_on_flex_takes_our_kernels() {
     assert!(!fits(&frozen, &x(&autodiff)), "a layer out of training keeps its running statistics");
     // And outside training our path gives burn's inference result.
     let y = x(&flex) + 1.0;
-    close("inference", batch_norm(&frozen, y.clone()), frozen.forward(y)).unwrap();
+    close("inference", batch_norm_relu(&frozen, y.clone()), relu(frozen.forward(y))).unwrap();
+}
+
+#[test]
+fn a_residual_added_before_the_relu_gets_its_gradient() {
+    let device = Device::flex().autodiff();
+    for (seed, shape) in [SHAPES[2], SHAPES[4], SHAPES[9]].into_iter().enumerate() {
+        let mut rng = StdRng::seed_from_u64(seed as u64);
+        let [b, c, h, w] = shape;
+        let x = random(&mut rng, [b, h, w, c], (-1.0, 1.0), &device) * 2.0 + 0.3;
+        let residual = random(&mut rng, [b, h, w, c], (-1.0, 1.0), &device);
+        let g = random(&mut rng, [b, h, w, c], (-1.0, 1.0), &device);
+        // The channels-last block end against burn's channels first.
+        let run = |ours: bool| {
+            let bn = module(&mut StdRng::seed_from_u64(seed as u64), c, &device);
+            let (x, residual) = (x.clone().require_grad(), residual.clone().require_grad());
+            let y = if ours {
+                batch_norm_relu_channels_last(&bn, x.clone(), Some(residual.clone()))
+            } else {
+                relu(bn.forward(x.clone().permute([0, 3, 1, 2])).permute([0, 2, 3, 1]) + residual.clone())
+            };
+            let grads = (y.clone() * g.clone()).sum().backward();
+            (y, x.grad(&grads).unwrap(), residual.grad(&grads).unwrap(), bn.gamma.grad(&grads).unwrap())
+        };
+        let (ours, theirs) = (run(true), run(false));
+        close(&format!("{shape:?} output"), ours.0, theirs.0).unwrap();
+        close(&format!("{shape:?} dx"), ours.1, theirs.1).unwrap();
+        close(&format!("{shape:?} dresidual"), ours.2, theirs.2).unwrap();
+        close(&format!("{shape:?} dgamma"), ours.3, theirs.3).unwrap();
+    }
 }

@@ -129,16 +129,17 @@ impl ConvBn {
         ConvBn { conv, bn: BatchNormConfig::new(output).init(device) }
     }
 
-    /// The layer on channels-first `x`: burn's conv, and batch-norm through
-    /// [`batch_norm`] (our kernels in training on `flex`).
+    /// `relu(layer(x))` on channels-first `x`: burn's conv, then batch-norm and ReLU
+    /// through [`batch_norm::batch_norm_relu`] (our kernels in training on `flex`).
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        batch_norm::batch_norm(&self.bn, self.conv.forward(x))
+        batch_norm::batch_norm_relu(&self.bn, self.conv.forward(x))
     }
 
-    /// The layer on channels-last `x` (`[batch, height, width, channels]`), a 3×3 conv on
-    /// the `flex` device ([`conv3x3::fits`]): our kernels throughout.
-    fn forward_channels_last(&self, x: Tensor<4>) -> Tensor<4> {
-        batch_norm::batch_norm_channels_last(&self.bn, conv3x3::conv3x3(x, self.conv.weight.val()))
+    /// `relu(layer(x) + residual)` on channels-last `x` (`[batch, height, width, channels]`),
+    /// a 3×3 conv on the `flex` device ([`conv3x3::fits`]): our kernels throughout.
+    fn forward_channels_last(&self, x: Tensor<4>, residual: Option<Tensor<4>>) -> Tensor<4> {
+        let y = conv3x3::conv3x3(x, self.conv.weight.val());
+        batch_norm::batch_norm_relu_channels_last(&self.bn, y, residual)
     }
 }
 
@@ -152,10 +153,16 @@ pub struct ResBlock {
 }
 
 impl ResBlock {
-    /// The block on `x`, each layer applied by `layer` (channels first or last).
-    fn forward(&self, x: Tensor<4>, layer: impl Fn(&ConvBn, Tensor<4>) -> Tensor<4>) -> Tensor<4> {
-        let y = relu(layer(&self.first, x.clone()));
-        relu(layer(&self.second, y) + x)
+    /// The block on channels-first `x` (burn's layers, off the `flex` device).
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = self.first.forward(x.clone());
+        relu(self.second.bn.forward(self.second.conv.forward(y)) + x)
+    }
+
+    /// The block on channels-last `x` (our kernels).
+    fn forward_channels_last(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = self.first.forward_channels_last(x.clone(), None);
+        self.second.forward_channels_last(y, Some(x))
     }
 }
 
@@ -239,7 +246,7 @@ impl Net {
             .map(|layer| layer.forward(input.clone().mean_dim(3).mean_dim(2).flatten::<2>(1, 3)));
         let x = self.trunk(input);
         let policy = self.policy(x.clone());
-        let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
+        let value = self.value_conv.forward(x).flatten::<2>(1, 3);
         let value = self.value_fc2.forward(relu(self.value_fc1.forward(value)));
         let value = match counts {
             Some(counts) => value + counts,
@@ -254,15 +261,15 @@ impl Net {
     /// they are burn's layers, channels first.
     fn trunk(&self, input: Tensor<4>) -> Tensor<4> {
         if !conv3x3::fits(&self.stem.conv, &input) {
-            let mut x = relu(self.stem.forward(input));
+            let mut x = self.stem.forward(input);
             for block in &self.blocks {
-                x = block.forward(x, ConvBn::forward);
+                x = block.forward(x);
             }
             return x;
         }
-        let mut x = relu(self.stem.forward_channels_last(input.permute([0, 2, 3, 1])));
+        let mut x = self.stem.forward_channels_last(input.permute([0, 2, 3, 1]), None);
         for block in &self.blocks {
-            x = block.forward(x, ConvBn::forward_channels_last);
+            x = block.forward_channels_last(x);
         }
         x.permute([0, 3, 1, 2])
     }
@@ -270,7 +277,7 @@ impl Net {
     /// The policy logits of the trunk's output `x`.
     fn policy(&self, x: Tensor<4>) -> Tensor<2> {
         match self.policy_layers() {
-            PolicyLayers::Dense(conv, fc) => fc.forward(relu(conv.forward(x)).flatten::<2>(1, 3)),
+            PolicyLayers::Dense(conv, fc) => fc.forward(conv.forward(x).flatten::<2>(1, 3)),
             PolicyLayers::Attention(attention) => attention.forward(x, self.config.label_cells),
         }
     }

@@ -2,7 +2,8 @@
 //! cell of one image): each channel's statistics summed in lanes of all channels at once,
 //! the rows split among rayon's threads in fixed blocks whose partial sums are added in
 //! order (so the result does not depend on the number of threads); then one pass applying
-//! each channel's affine map.
+//! each channel's affine map, with the residual add and the ReLU that follow every
+//! batch-norm of the net.
 
 use rayon::prelude::*;
 
@@ -34,9 +35,10 @@ impl Dims {
     }
 
     /// `out = scale[c] · x + shift[c]` for every channel (and `out = scale[c] · x +
-    /// slope[c] · y + shift[c]` when `y` is given), a block of rows per task, each value
-    /// written once (no zeroing first).
-    fn affine(&self, x: &[f32], y: Option<&[f32]>, [scale, slope, shift]: &Maps) -> Vec<f32> {
+    /// slope[c] · y + shift[c]` when `y` is given), through a ReLU when `RELU`, a block of
+    /// rows per task, each value written once (no zeroing first).
+    fn affine<const RELU: bool>(&self, x: &[f32], y: Option<&[f32]>, [scale, slope, shift]: &Maps) -> Vec<f32> {
+        let finish = |v: f32| if RELU { v.max(0.0) } else { v };
         let c = self.channels;
         assert!(x.len() == self.rows * c && scale.len() == c, "batch-norm of {self:?}");
         let mut out = Vec::with_capacity(x.len());
@@ -50,7 +52,7 @@ impl Dims {
                     None => {
                         for (out, x) in out.chunks_exact_mut(c).zip(x.chunks_exact(c)) {
                             for k in 0..c {
-                                out[k].write(scale[k] * x[k] + shift[k]);
+                                out[k].write(finish(scale[k] * x[k] + shift[k]));
                             }
                         }
                     }
@@ -58,7 +60,7 @@ impl Dims {
                         let y = &y[i * block..][..rows];
                         for ((out, x), y) in out.chunks_exact_mut(c).zip(x.chunks_exact(c)).zip(y.chunks_exact(c)) {
                             for k in 0..c {
-                                out[k].write(scale[k] * x[k] + slope[k] * y[k] + shift[k]);
+                                out[k].write(finish(scale[k] * x[k] + slope[k] * y[k] + shift[k]));
                             }
                         }
                     }
@@ -123,35 +125,46 @@ impl Dims {
     }
 }
 
-/// The normalised output of `x` (`[rows, channels]`), the batch's mean and its biased
-/// variance per channel: `y = gamma · (x − mean) / √(variance + epsilon) + beta`.
-pub(crate) fn forward(d: Dims, x: &[f32], gamma: &[f32], beta: &[f32], epsilon: f64) -> Results {
+/// The normalised `x` (`[rows, channels]`) plus `residual` (shaped as `x`) when given,
+/// through a ReLU, the batch's mean and its biased variance per channel: `y = relu(gamma ·
+/// (x − mean) / √(variance + epsilon) + beta + residual)`.
+pub(crate) fn forward(
+    d: Dims,
+    x: &[f32],
+    [gamma, beta]: [&[f32]; 2],
+    epsilon: f64,
+    residual: Option<&[f32]>,
+) -> Results {
     let count = d.count().max(1.0);
     let zero = vec![0.0f32; d.channels];
     let [sums, _] = d.channel_sums([x, x], &zero, |v, _, _| (v, 0.0));
     let means: Vec<f32> = sums.iter().map(|&sum| (sum / count) as f32).collect();
     let [squares, _] = d.channel_sums([x, x], &means, |v, _, m| ((v - m) * (v - m), 0.0));
     let statistics: Vec<(f64, f64)> = sums.iter().zip(&squares).map(|(&s, &q)| (s / count, q / count)).collect();
-    let mut maps: Maps = [Vec::new(), vec![0.0; d.channels], Vec::new()];
+    let mut maps: Maps = [Vec::new(), vec![1.0; d.channels], Vec::new()];
     for (&(mean, variance), (&gamma, &beta)) in statistics.iter().zip(gamma.iter().zip(beta)) {
         let scale = gamma as f64 / (variance + epsilon).sqrt();
         maps[0].push(scale as f32);
         maps[2].push((beta as f64 - mean * scale) as f32);
     }
     let (mean, variance) = statistics.iter().map(|&(m, v)| (m as f32, v as f32)).unzip();
-    [d.affine(x, None, &maps), mean, variance]
+    [d.affine::<true>(x, residual, &maps), mean, variance]
 }
 
-/// The gradients to `x`, `gamma` and `beta` from `grad`, the gradient to the output, with
-/// the forward's `[gamma, mean, variance]`: with `x̂ = (x − mean) / σ`, `dbeta = Σ grad`,
-/// `dgamma = Σ grad · x̂` and `dx = gamma / σ · (grad − dbeta / n − x̂ · dgamma / n)`.
+/// The gradients to `x`, `gamma` and `beta`, and to the residual, from `grad`, the
+/// gradient to the forward's `output`, with the forward's `[gamma, mean, variance]`: the
+/// residual's is `grad` where the output is positive (through the ReLU), 0 elsewhere, and
+/// with `g` that, `x̂ = (x − mean) / σ`, `dbeta = Σ g`, `dgamma = Σ g · x̂` and `dx = gamma
+/// / σ · (g − dbeta / n − x̂ · dgamma / n)`.
 pub(crate) fn backward(
     d: Dims,
     x: &[f32],
     [gamma, mean, variance]: [&[f32]; 3],
     epsilon: f64,
-    grad: &[f32],
-) -> Results {
+    [output, grad]: [&[f32]; 2],
+) -> [Vec<f32>; 4] {
+    let through = through_relu(output, grad);
+    let grad = through.as_slice();
     let count = d.count().max(1.0);
     let [grad_sums, centred] = d.channel_sums([x, grad], mean, |x, g, m| (g, (x - m) * g));
     let mut maps: Maps = Default::default();
@@ -171,5 +184,20 @@ pub(crate) fn backward(
         gamma_grads.push(gamma_grad as f32);
         beta_grads.push(beta_grad as f32);
     }
-    [d.affine(x, Some(grad), &maps), gamma_grads, beta_grads]
+    let x_grad = d.affine::<false>(x, Some(grad), &maps);
+    [x_grad, gamma_grads, beta_grads, through]
+}
+
+/// `grad` where `output` is positive, 0 elsewhere: the gradient through a ReLU.
+fn through_relu(output: &[f32], grad: &[f32]) -> Vec<f32> {
+    let mut through = Vec::with_capacity(grad.len());
+    through.spare_capacity_mut()[..grad.len()].par_chunks_mut(1 << 14).enumerate().for_each(|(i, chunk)| {
+        let (output, grad) = (&output[i << 14..][..chunk.len()], &grad[i << 14..][..chunk.len()]);
+        for ((t, &o), &g) in chunk.iter_mut().zip(output).zip(grad) {
+            t.write(if o > 0.0 { g } else { 0.0 });
+        }
+    });
+    // SAFETY: every value was written above.
+    unsafe { through.set_len(grad.len()) };
+    through
 }

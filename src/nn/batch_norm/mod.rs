@@ -1,6 +1,7 @@
-//! Batch-norm in training mode on CPU: the statistics of a batch and the normalisation,
+//! Batch-norm in training mode on CPU, with the ReLU (and a residual block's add) that
+//! follows every batch-norm of the net: the statistics of a batch and the normalisation,
 //! forward and backward, of channels-last activations (the trunk's layout in training on
-//! CPU) on burn's `flex` backend through a backend extension ([`BatchNormBackend`]) with
+//! CPU) in one pass each, on burn's `flex` backend through a backend extension ([`BatchNormBackend`]) with
 //! our own kernels. The module, its parameters and running statistics stay burn's
 //! [`BatchNorm`]; inference, and any device but `flex`, keep burn's own batch-norm.
 
@@ -11,29 +12,37 @@ mod kernels;
 
 use burn::backend::Dispatch;
 use burn::nn::BatchNorm;
+use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 
 pub use backend::BatchNormBackend;
 
-/// `bn` applied to `x` `[batch, channels, height, width]`, as [`BatchNorm::forward`]
+/// `relu(bn(x))` for `x` `[batch, channels, height, width]`, `bn` as [`BatchNorm::forward`]
 /// computes it (in training, the batch's statistics, and the running statistics updated
 /// with them), through [`BatchNormBackend`] where [`fits`] says it runs.
-pub fn batch_norm(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
+pub fn batch_norm_relu(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
     if !fits(bn, &x) {
-        return bn.forward(x);
+        return relu(bn.forward(x));
     }
-    batch_norm_channels_last(bn, x.permute([0, 2, 3, 1])).permute([0, 3, 1, 2])
+    batch_norm_relu_channels_last(bn, x.permute([0, 2, 3, 1]), None).permute([0, 3, 1, 2])
 }
 
-/// `bn` applied to the channels-last `x` `[batch, height, width, channels]`: [`batch_norm`]
-/// without its transposes.
-pub fn batch_norm_channels_last(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
+/// `relu(bn(x) + residual)` for the channels-last `x` `[batch, height, width, channels]`
+/// (and `residual` shaped as `x`, where there is one): [`batch_norm_relu`] without its
+/// transposes, and with a residual block's add.
+pub fn batch_norm_relu_channels_last(bn: &BatchNorm, x: Tensor<4>, residual: Option<Tensor<4>>) -> Tensor<4> {
     if !fits(bn, &x) {
-        return bn.forward(x.permute([0, 3, 1, 2])).permute([0, 2, 3, 1]);
+        let normalised = bn.forward(x.permute([0, 3, 1, 2])).permute([0, 2, 3, 1]);
+        return relu(residual.map_or(normalised.clone(), |residual| normalised + residual));
     }
     let (gamma, beta) = (bn.gamma.val().into_dispatch(), bn.beta.val().into_dispatch());
-    let (output, mean, variance) =
-        <Dispatch as BatchNormBackend>::batch_norm_forward(x.into_dispatch(), gamma, beta, bn.epsilon);
+    let (output, mean, variance) = match residual {
+        None => <Dispatch as BatchNormBackend>::batch_norm_relu_forward(x.into_dispatch(), gamma, beta, bn.epsilon),
+        Some(residual) => {
+            let (x, residual) = (x.into_dispatch(), residual.into_dispatch());
+            <Dispatch as BatchNormBackend>::batch_norm_add_relu_forward(x, residual, gamma, beta, bn.epsilon)
+        }
+    };
     for (running, batch) in [(&bn.running_mean, mean), (&bn.running_var, variance)] {
         let batch = Tensor::<1>::from_dispatch(batch).detach();
         let current = running.value_sync().to_device(&batch.device());
@@ -42,7 +51,7 @@ pub fn batch_norm_channels_last(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
     Tensor::from_dispatch(output)
 }
 
-/// Whether [`batch_norm`] takes `x` through our kernels: `bn` in training on an autodiff
+/// Whether [`batch_norm_relu`] takes `x` through our kernels: `bn` in training on an autodiff
 /// device (where [`BatchNorm::forward`] uses the batch's statistics) and `x` on `flex`.
 pub fn fits(bn: &BatchNorm, x: &Tensor<4>) -> bool {
     let device = x.device();
