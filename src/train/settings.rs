@@ -174,10 +174,16 @@ impl TrainSettings {
         }
     }
 
-    /// Optimiser steps for a generation that wrote `new_samples`.
+    /// Optimiser steps for a generation that wrote `new_samples`: [`Self::steps_to_reuse`]
+    /// them, within `min_steps..=max_steps`.
     pub fn steps_for(&self, new_samples: u64) -> u64 {
-        let steps = (new_samples as f64 * self.sample_reuse / self.batch_size as f64).ceil() as u64;
-        steps.clamp(self.min_steps, self.max_steps)
+        self.steps_to_reuse(new_samples).clamp(self.min_steps, self.max_steps)
+    }
+
+    /// Optimiser steps that train on each of `samples` samples `sample_reuse` times on
+    /// average.
+    pub fn steps_to_reuse(&self, samples: u64) -> u64 {
+        (samples as f64 * self.sample_reuse / self.batch_size as f64).ceil() as u64
     }
 
     /// The replay window, in samples, once `total_samples` have been written: all of

@@ -102,7 +102,7 @@ fn from_games<G: TrainableGame>(
     let mut window = Window::new(&dir.games(), SampleShape::of::<G>());
     let update = window.refresh(&config.train).map_err(fail)?;
     let settings = &config.train;
-    let steps = (update.window_samples as f64 * settings.sample_reuse / settings.batch_size as f64).ceil() as u64;
+    let steps = settings.steps_to_reuse(update.window_samples);
     println!(
         "  the new {}×{} net trains on the newest {} of the {} samples of {name} ({copied} shards copied): {steps} steps",
         config.network.blocks, config.network.channels, update.window_samples, update.total_samples

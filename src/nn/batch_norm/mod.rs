@@ -33,7 +33,10 @@ pub fn batch_norm_relu(bn: &BatchNorm, x: Tensor<4>) -> Tensor<4> {
 pub fn batch_norm_relu_channels_last(bn: &BatchNorm, x: Tensor<4>, residual: Option<Tensor<4>>) -> Tensor<4> {
     if !fits(bn, &x) {
         let normalised = bn.forward(x.permute([0, 3, 1, 2])).permute([0, 2, 3, 1]);
-        return relu(residual.map_or(normalised.clone(), |residual| normalised + residual));
+        return relu(match residual {
+            Some(residual) => normalised + residual,
+            None => normalised,
+        });
     }
     let (gamma, beta) = (bn.gamma.val().into_dispatch(), bn.beta.val().into_dispatch());
     let (output, mean, variance) = match residual {
