@@ -325,6 +325,47 @@ fn a_restart_keeps_the_game_and_the_seats() {
     });
 }
 
+/// An open game that nobody has moved in leaves the lobby half an hour after its creation,
+/// and a pasted record's moves do not count as moves in it (they once kept such a game
+/// listed for ever); a game moved in stays. The creation times are set back in the
+/// database between two runs of the server.
+#[test]
+fn an_open_game_nobody_moves_in_leaves_the_lobby_after_half_an_hour() {
+    let db = fresh_db("lobby-age");
+    let server = serve(&db, &[]);
+    let addr = server.addr();
+    let open = |extra: &str| {
+        let body = format!(r#"{{"game":"xiangqi","mode":"online","side":"red","open":true,{extra}}}"#);
+        create(addr, &body)["id"].as_str().unwrap().to_string()
+    };
+    let fresh = open(&format!(r#""fen":"{MATE_FEN}""#));
+    let record = serde_json::json!(format!("[FEN \"{MATE_FEN}\"]\n1. R9-1 p1+1 2. R9+1 p1.2"));
+    let imported = open(&format!(r#""record":{record}"#));
+    let (moved, red_token, black_token) = online_mate_game(addr);
+    runtime().block_on(async {
+        let mut red = Client::connect(addr, &moved, Some(&red_token)).await;
+        let mut black = Client::connect(addr, &moved, Some(&black_token)).await;
+        red.play(MATE_LINE[0]).await;
+        black.state_at(1).await;
+    });
+    let listed = |addr| {
+        let (_, lobby) = http(addr, "/api/lobby", None);
+        let mut ids: Vec<String> =
+            lobby["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
+        ids.sort();
+        ids
+    };
+    let mut all = vec![fresh.clone(), imported.clone(), moved.clone()];
+    all.sort();
+    assert_eq!(listed(addr), all);
+    server.stop();
+    let aged = rusqlite::Connection::open(&db).unwrap();
+    aged.execute("UPDATE games SET created = created - 31 * 60", []).unwrap();
+    drop(aged);
+    let server = serve(&db, &[]);
+    assert_eq!(listed(server.addr()), vec![moved]);
+}
+
 #[test]
 fn a_flag_falls_without_any_message() {
     let db = fresh_db("clock");
@@ -489,6 +530,14 @@ fn a_draw_is_offered_declined_and_agreed() {
         black.send(r#"{"type":"accept_draw"}"#).await;
         assert_eq!(black.error().await, "there is no draw offer to answer");
         red.send(r#"{"type":"offer_draw"}"#).await;
+        assert_eq!(red.error().await, "you have not moved yet: abort the game instead of offering a draw");
+        red.play(MATE_LINE[0]).await;
+        black.state_at(1).await;
+        black.send(r#"{"type":"offer_draw"}"#).await;
+        assert_eq!(black.error().await, "you have not moved yet: abort the game instead of offering a draw");
+        black.play(MATE_LINE[1]).await;
+        red.state_at(2).await;
+        red.send(r#"{"type":"offer_draw"}"#).await;
         black.state_where(|s| s["draw_offer"] == "red").await;
         red.send(r#"{"type":"accept_draw"}"#).await;
         assert_eq!(red.error().await, "there is no draw offer to answer");
@@ -502,7 +551,7 @@ fn a_draw_is_offered_declined_and_agreed() {
             over["status"],
             serde_json::json!({"over":true,"result":"1/2-1/2","reason":"agreement","text":"Draw by agreement"})
         );
-        assert_eq!(over["fen"], MATE_FEN);
+        assert_eq!(over["fen"], MATE_FENS[1]);
     });
     let (_, summary) = http(addr, &format!("/api/games/{id}"), None);
     assert_eq!((summary["status"].as_str(), summary["result"].as_str()), (Some("over"), Some("1/2-1/2")));

@@ -85,7 +85,9 @@ export class BoardView {
   render(position) {
     const layout = `${position.game}:${position.flipped}:${WIDE.matches}:${chosenNotation()}`;
     if (layout !== this.layout) this.drawLayout(position.game, position.flipped, WIDE.matches);
-    if (this.position && this.position.board !== position.board) this.selected = null;
+    // A new state frame of the same position (a spectator came, a reconnection) keeps the
+    // piece the player has picked up.
+    if (this.position && this.position.board.join() !== position.board.join()) this.selected = null;
     this.position = position;
     if (this.selected && this.targetsFrom(this.selected).length === 0) this.selected = null;
     this.drawPosition();

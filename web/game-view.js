@@ -49,11 +49,16 @@ export class GameView {
     this.mySuggestion = null;
     this.flipped = false;
     this.online = false;
+    // A move sent and not yet answered: sent again on reconnecting if the game still waits
+    // for it, since a frame sent as the connection drops (a server restart) is lost.
+    this.pendingMove = null;
+    this.reconnected = false;
     this.build(root);
     this.connection = new GameConnection(id, token, {
       onFrame: (frame) => this.onFrame(frame),
       onOnline: (online) => {
         this.online = online;
+        this.reconnected = online;
         if (!online && !this.state) this.checkExists();
         this.render();
       },
@@ -115,6 +120,7 @@ export class GameView {
         this.hint = null;
         this.mySuggestion = null;
       }
+      this.resendPendingMove(frame);
       if (this.state && frame.moves.length === this.state.moves.length + 1) this.announce(this.state, frame);
       this.state = frame;
       if (frame.rematch && frame.you !== "spectator" && this.token) {
@@ -129,6 +135,7 @@ export class GameView {
       this.hint = frame.move;
       this.render();
     } else if (frame.type === "error") {
+      this.pendingMove = null;
       toast(frame.message);
     }
   }
@@ -180,9 +187,29 @@ export class GameView {
     } else if (warning) {
       this.confirmMove(move, warning);
     } else {
-      this.connection.send({ type: "move", move });
+      this.playMove(move);
     }
     this.render();
+  }
+
+  /** Sends a move of this seat, kept as pending until the server answers. */
+  playMove(move) {
+    this.pendingMove = { move, plies: this.state.moves.length };
+    if (!this.connection.send({ type: "move", move })) toast("Not connected: the move is sent when the connection is back");
+  }
+
+  /** On the first state after a (re)connection, sends the pending move again if the game
+   *  still stands where it was made; any other state settles it. */
+  resendPendingMove(frame) {
+    const pending = this.pendingMove;
+    const reconnected = this.reconnected;
+    this.reconnected = false;
+    if (!pending) return;
+    if (frame.status.over || frame.moves.length !== pending.plies || !frame.legal.includes(pending.move)) {
+      this.pendingMove = null;
+    } else if (reconnected) {
+      this.connection.send({ type: "move", move: pending.move });
+    }
   }
 
   /** Asks before sending a move that lets a repetition end the game against its player. */
@@ -195,7 +222,7 @@ export class GameView {
           type: "button", class: "primary play-anyway",
           onclick: () => {
             dialog.close();
-            this.connection.send({ type: "move", move });
+            this.playMove(move);
           },
         }, "Play it"),
       ]),
@@ -343,7 +370,7 @@ export class GameView {
     this.typed.hidden = !(state.legal.length > 0 && myTurn && this.viewPly === null);
     const seat = state.you !== "spectator";
     const seated = SIDES.every((side) => state.seats[side] !== null);
-    // Resigning and draws need an opponent; before that a seat can only abort.
+    // Resigning and draws need an opponent, and a seat that has not moved yet can only abort.
     const live = seat && !state.status.over && seated;
     const button = (label, cls, onclick, shown = true) =>
       shown ? h("button", { type: "button", class: cls, onclick }, label) : null;
@@ -365,7 +392,7 @@ export class GameView {
       button(state.engine_missing ? "End the game" : "Abort", "abort", () => this.send("abort"), state.can_abort),
       button("Resign", "resign", (event) => this.confirmThen(event.target, "Really resign?", () => this.send("resign")), live && !state.can_abort),
       button(state.mode === "local" ? "Agree a draw" : iOffered ? "Draw offered" : "Offer draw", "offer-draw",
-        () => this.send("offer_draw"), live && !opponentOffers),
+        () => this.send("offer_draw"), live && !state.can_abort && !opponentOffers),
       button("Accept draw", "accept-draw", () => this.send("accept_draw"), live && opponentOffers),
       button("Decline draw", "decline-draw", () => this.send("decline_draw"), live && opponentOffers),
       button(iAsked ? "Takeback asked" : "Take back", "takeback", () => this.send("takeback"), takebacks && !opponentAsks),

@@ -18,8 +18,6 @@ use crate::game::{Game, Status};
 
 /// Analyses run at once; more are refused until one ends.
 const ANALYSES: usize = 2;
-/// An open game that nobody has moved in leaves the lobby this long after its creation.
-const UNSTARTED_LISTED_S: u64 = 30 * 60;
 
 /// The rooms of a server, and its analysis board.
 pub struct Hub {
@@ -75,19 +73,14 @@ impl Hub {
         self.context.room(id)
     }
 
-    /// The games open to anyone that are waiting or being played, newest first: never a
-    /// game played by invitation, on one device or against the engine, and not one that
-    /// nobody has moved in for [`UNSTARTED_LISTED_S`] since its creation.
+    /// The games open to anyone that are waiting or being played, newest first
+    /// ([`Room::in_lobby`] says which).
     pub fn lobby(&self) -> Vec<GameSummary> {
         let rooms: Vec<Arc<Room>> =
             self.context.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
         let now = now_s();
-        let mut games: Vec<GameSummary> = rooms
-            .iter()
-            .filter(|room| room.is_open())
-            .map(|room| room.summary())
-            .filter(|g| g.status != "over" && (g.plies > 0 || now.saturating_sub(g.created) < UNSTARTED_LISTED_S))
-            .collect();
+        let mut games: Vec<GameSummary> =
+            rooms.iter().filter(|room| room.in_lobby(now)).map(|room| room.summary()).collect();
         games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
         games
     }

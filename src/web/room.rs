@@ -196,6 +196,9 @@ impl Inner {
     }
 }
 
+/// An open game that nobody has moved in leaves the lobby this long after its creation.
+const UNSTARTED_LISTED_S: u64 = 30 * 60;
+
 /// One game and the connections that play or watch it.
 pub struct Room {
     /// The game's id.
@@ -255,9 +258,14 @@ impl Room {
         self.frames.subscribe()
     }
 
-    /// Whether the game is open to anyone from the lobby.
-    pub fn is_open(&self) -> bool {
-        self.lock().row.open
+    /// Whether the lobby lists the game at `now` (seconds since the Unix epoch): open to
+    /// anyone, not over, and either moved in since its creation (a pasted record's moves
+    /// not counted) or created less than [`UNSTARTED_LISTED_S`] ago.
+    pub fn in_lobby(&self, now: u64) -> bool {
+        let inner = self.lock();
+        inner.row.open
+            && !inner.over()
+            && (inner.plies() > inner.row.start_plies || now.saturating_sub(inner.row.created) < UNSTARTED_LISTED_S)
     }
 
     /// The game's summary for the lobby.
@@ -505,13 +513,16 @@ impl Room {
             (Role::Both, _) if matches!(frame, ClientFrame::DeclineDraw) => {
                 return Err("there is no draw offer to answer".to_string())
             }
-            (Role::Both, _) => return self.finish(inner, None, "agreement"),
-            (_, "online") => match role {
-                Role::Seat(seat) => seat,
-                _ => return Err("no seat".to_string()),
-            },
+            (Role::Both, _) => inner.to_move(),
+            (Role::Seat(seat), "online") => seat,
             _ => return Err("the engine does not take draw offers".to_string()),
         };
+        if matches!(frame, ClientFrame::OfferDraw) && !inner.has_moved(seat) {
+            return Err("you have not moved yet: abort the game instead of offering a draw".to_string());
+        }
+        if role == Role::Both {
+            return self.finish(inner, None, "agreement");
+        }
         match frame {
             ClientFrame::OfferDraw if inner.draw_offer == Some(seat.opponent()) => {
                 self.finish(inner, None, "agreement")
