@@ -9,9 +9,10 @@
 #   scripts/strength-table.sh banqi assets/nets/banqi.safetensors
 #   OPPONENTS="alphabeta:depth=4" scripts/strength-table.sh xiangqi NET   # only these
 #
-# Xiangqi's opponents are `alphabeta:depth=1…4` and Fairy-Stockfish at depths 3, 5 and 7
-# where /usr/games/fairy-stockfish is installed (`apt-get install fairy-stockfish`); Banqi's
-# are its expectimax `alphabeta:depth=1…3`. Each match's games and log go to OUT
+# Xiangqi's opponents are `alphabeta:depth=1…4`, Fairy-Stockfish at depths 3, 5 and 7
+# where /usr/games/fairy-stockfish is installed (`apt-get install fairy-stockfish`), and
+# ElephantEye at depths 1, 2 and 3 where ELEEYE names its binary (or `eleeye` is on the
+# PATH; building it: docs/guide.md); Banqi's are its expectimax `alphabeta:depth=1…3`. Each match's games and log go to OUT
 # (default /tmp/strength-GAME), one directory a match.
 set -euo pipefail
 
@@ -28,6 +29,12 @@ if [ "$game" = xiangqi ]; then
     default="$default uci(ranks=1,depth=3):$fsf uci(ranks=1,depth=5):$fsf uci(ranks=1,depth=7):$fsf"
   else
     echo "Fairy-Stockfish not found at $fsf: its rows are left out" >&2
+  fi
+  eleeye=${ELEEYE:-$(command -v eleeye || true)}
+  if [ -x "$eleeye" ]; then
+    default="$default ucci(depth=1):$eleeye ucci(depth=2):$eleeye ucci(depth=3):$eleeye"
+  else
+    echo "ElephantEye not found (ELEEYE, or eleeye on the PATH): its rows are left out" >&2
   fi
   repetition=asian
 else
