@@ -12,8 +12,8 @@
 # Xiangqi's opponents are `alphabeta:depth=1…4`, Fairy-Stockfish at depths 3, 5 and 7
 # where /usr/games/fairy-stockfish is installed (`apt-get install fairy-stockfish`), and
 # ElephantEye at depths 1, 2 and 3 where ELEEYE names its binary (or `eleeye` is on the
-# PATH; building it: docs/guide.md); Banqi's are its expectimax `alphabeta:depth=1…3`. Each match's games and log go to OUT
-# (default /tmp/strength-GAME), one directory a match.
+# PATH; building it: docs/guide.md); Banqi's are its expectimax `alphabeta:depth=1…3`.
+# Each match's games and log go to OUT (default /tmp/strength-GAME), one directory a match.
 set -euo pipefail
 
 game=${1:?usage: scripts/strength-table.sh xiangqi|banqi NET}
