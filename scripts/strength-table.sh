@@ -2,8 +2,9 @@
 # The strength table of a net: NET at 800 simulations (with the rules' help its file
 # records, as `net:FILE` plays) against the fixed players a user can run, 108 games each
 # (Xiangqi's 54 built-in openings with both colours; Banqi: 54 deals with both colours), and
-# the same net without the rules' help against `alphabeta:depth=1`: how much of the
-# strength the net itself has learned. Prints a Markdown row per match, with its command.
+# the same net without the rules' help against `alphabeta:depth=1` (where its file records
+# any): how much of the strength the net itself has learned. Prints a Markdown row per
+# match, with its command.
 #
 #   scripts/strength-table.sh xiangqi assets/nets/xiangqi.safetensors
 #   scripts/strength-table.sh banqi assets/nets/banqi.safetensors
@@ -63,4 +64,9 @@ for opponent in $opponents; do
   i=$((i + 1))
   match "$i" "net(sims=$sims):$net" "$opponent" "as its file records"
 done
-match bare "net(sims=$sims,quiet_leaves=0,rules_prior=0,rules_value=0):$net" alphabeta:depth=1 "without the rules' help"
+# A net that records no rules' help played its rows bare already.
+if "$binary" export --info "$net" | grep -q "^plays best with: net (no rules' help)"; then
+  echo "the net records no rules' help: its rows above are its bare ones" >&2
+else
+  match bare "net(sims=$sims,quiet_leaves=0,rules_prior=0,rules_value=0):$net" alphabeta:depth=1 "without the rules' help"
+fi

@@ -1,5 +1,5 @@
-//! The arena: strength against random play, and engines that misbehave lose with a reason
-//! while the match goes on.
+//! The arena: strength against random play, engines that misbehave lose with a reason
+//! while the match goes on, and an engine that gives no move claims a draw.
 
 use std::time::Duration;
 
@@ -53,6 +53,21 @@ fn an_engine_that_never_answers_loses() {
 #[test]
 fn an_engine_that_talks_garbage_loses() {
     misbehaving_engine_loses("garbage.sh", "illegal move `z9z0`");
+}
+
+#[test]
+fn an_engine_that_gives_no_move_claims_a_draw() {
+    // ElephantEye's `nobestmove` at its own 50-move rule, and UCI's `bestmove (none)`.
+    let script = format!("{}/tests/engines/claims-draw.sh", env!("CARGO_MANIFEST_DIR"));
+    for (kind, said) in [("ucci", "UCCI"), ("uci", "UCI")] {
+        let claimant = spec(&format!("{kind}(ms=100):{script}"));
+        let result = run_match::<Xiangqi>(&claimant, &spec("random"), &start_positions(1), &config(2)).unwrap();
+        assert_eq!((result.score.wins, result.score.draws, result.score.losses), (0, 2, 0), "{said}");
+        for record in &result.records {
+            assert!(record.reason.contains("claims a draw"), "{said}: {}", record.reason);
+            assert!(record.moves.len() <= 1, "the claim ends the game at once: {record:?}");
+        }
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
 use crate::players::{Playable, Player, PlayerSpec};
 use crate::records::{move_entry, GameRecord};
-use crate::search::Limits;
+use crate::search::{Limits, Report};
 use crate::storage;
 
 /// Where a pair of games starts: a position, the opening's name, and the seed of the
@@ -204,7 +204,8 @@ fn save(dir: &std::path::Path, records: &[GameRecord], notation: Notation) -> Re
     Ok(())
 }
 
-/// Plays one game; a player that fails to move loses it, with the reason recorded.
+/// Plays one game; a player that fails to move loses it, and one that gives no move
+/// claims a draw, which is granted; the reason is recorded.
 fn play_game<'p, G: Game>(
     first: &'p mut dyn Player<G>,
     second: &'p mut dyn Player<G>,
@@ -266,9 +267,14 @@ fn play_game<'p, G: Game>(
         let answer = player.think(&game, &limits, &mut |_| {});
         game.legal_moves(&mut legal);
         let chosen = match answer {
-            Ok(report) => report.best.filter(|mv| legal.contains(mv)).ok_or_else(|| {
-                format!("illegal move `{}`", report.best.map_or("none".to_string(), |mv| mv.to_string()))
-            }),
+            // The side to move has legal moves (the game is not over), so a player that
+            // gives none claims a draw by its own rules; the arena grants it.
+            Ok(Report { best: None, .. }) => {
+                let reason = format!("{} claims a draw (gives no move)", player.name());
+                return finish(None, reason, moves, game.red_player());
+            }
+            Ok(Report { best: Some(mv), .. }) if legal.contains(&mv) => Ok(mv),
+            Ok(Report { best: Some(mv), .. }) => Err(format!("illegal move `{mv}`")),
             Err(error) => Err(error.to_string()),
         };
         let mv = match chosen {

@@ -291,11 +291,17 @@ impl ExternalEngine {
         }
         let last = lines.last().map(String::as_str).unwrap_or_default();
         let text = last.strip_prefix("bestmove").and_then(|rest| rest.split_whitespace().next());
+        report.elapsed = started.elapsed();
+        // `nobestmove` (UCCI) or `bestmove (none)` / `0000` (UCI): the engine gives no move,
+        // which with legal moves left claims the game over by its own rules (ElephantEye
+        // does so at its 50-move rule, or with no attacking piece left).
+        if last == "nobestmove" || matches!(text, Some("(none)" | "0000")) {
+            return Ok(report);
+        }
         let text = text.ok_or_else(|| PlayerError::Protocol(format!("no move in `{last}`")))?;
         let mv = Move::parse(text, ranks_from_one).ok_or_else(|| PlayerError::IllegalMove(text.to_string()))?;
         game.parse_move(&mv.to_string()).map_err(|_| PlayerError::IllegalMove(text.to_string()))?;
         report.best = Some(mv);
-        report.elapsed = started.elapsed();
         Ok(report)
     }
 }

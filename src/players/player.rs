@@ -49,7 +49,8 @@ pub trait Player<G: Game>: Send {
     /// Chooses a move for the side to move in `game`, an ongoing game at a decision
     /// point. `limits`, when it sets anything, replaces the player's own limits (from its
     /// spec); each finished iteration of a search is passed to `info`. The report's
-    /// `best` is a legal move.
+    /// `best` is a legal move, or none where an external engine gives no move: it claims
+    /// the game drawn by its own rules.
     fn think(
         &mut self,
         game: &G,
