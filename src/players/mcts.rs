@@ -136,24 +136,30 @@ pub fn mcts_player<G: Material>(config: &SearchConfig, evaluator: BuiltinEvaluat
     }
 }
 
-/// The spec text of a player: `mcts:sims=400,eval=material` (and the batch, root,
-/// cpuct and fpu when not the default).
+/// The spec text of a player: `mcts:sims=400,eval=material` (and the [`search_options`]
+/// that are not the default).
 pub fn spec_name(config: &SearchConfig, evaluator: BuiltinEvaluator) -> String {
-    let mut name = format!("mcts:sims={},eval={evaluator}", config.simulations);
-    if config.batch_size != SearchConfig::default().batch_size {
-        name += &format!(",batch={}", config.batch_size);
+    format!("mcts:sims={},eval={evaluator}{}", config.simulations, search_options(config))
+}
+
+/// The options of a search that are not the default, each after a comma as a spec writes
+/// them: `,batch=N`, `,root=gumbel`, `,cpuct=C`, `,fpu=F` (empty for none).
+pub fn search_options(config: &SearchConfig) -> String {
+    let default = SearchConfig::default();
+    let mut options = String::new();
+    if config.batch_size != default.batch_size {
+        options += &format!(",batch={}", config.batch_size);
     }
     if config.root == RootSelection::Gumbel {
-        name += ",root=gumbel";
+        options += ",root=gumbel";
     }
-    let default = SearchConfig::default();
     if config.c_puct != default.c_puct {
-        name += &format!(",cpuct={}", config.c_puct);
+        options += &format!(",cpuct={}", config.c_puct);
     }
     if config.fpu_reduction != default.fpu_reduction {
-        name += &format!(",fpu={}", config.fpu_reduction);
+        options += &format!(",fpu={}", config.fpu_reduction);
     }
-    name
+    options
 }
 
 /// The search config of an `mcts:` spec's options (`sims`, `eval`, `batch`, `root`, and

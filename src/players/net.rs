@@ -57,11 +57,12 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
 }
 
 /// The spec text of a net player: `net(sims=N):PATH` (no `:PATH` for the shipped net),
-/// with `quiet_leaves=1`, `rules_prior=W` and `rules_value=W` when set.
+/// with the search options that are not the default (`cpuct=C`, …) and `quiet_leaves=1`,
+/// `rules_prior=W` and `rules_value=W` when set.
 pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
     let help = RulesHelp::of(config).to_string();
     let help = if help.is_empty() { help } else { format!(",{help}") };
-    format!("net(sims={}{help}){source}", config.simulations)
+    format!("net(sims={}{}{help}){source}", config.simulations, super::mcts::search_options(config))
 }
 
 /// The net, search config, rules' help and device of a `net` spec's rest: nothing,
@@ -114,9 +115,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_rules_help_reads_back_from_the_spec_text_it_is_written_as() {
+    fn the_search_and_rules_help_read_back_from_the_spec_text_they_are_written_as() {
         let config = SearchConfig {
             simulations: 200,
+            c_puct: 2.0,
             quiet_leaves: true,
             rules_prior: 0.25,
             rules_value: 0.5,
@@ -124,7 +126,7 @@ mod tests {
         };
         let file = NetSource::File(PathBuf::from("n.safetensors"));
         let text = spec_name(&file, &config);
-        assert_eq!(text, "net(sims=200,quiet_leaves=1,rules_prior=0.25,rules_value=0.5):n.safetensors");
+        assert_eq!(text, "net(sims=200,cpuct=2,quiet_leaves=1,rules_prior=0.25,rules_value=0.5):n.safetensors");
         let (source, parsed, help, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
         assert_eq!((source, device), (file, "cpu".to_string()));
         assert_eq!(help.apply(parsed), config);
@@ -133,7 +135,7 @@ mod tests {
         assert_eq!(open, RulesHelp::default());
         // No path: the shipped net, whose spec text has none either.
         let shipped = spec_name(&NetSource::Shipped, &config);
-        assert_eq!(shipped, "net(sims=200,quiet_leaves=1,rules_prior=0.25,rules_value=0.5)");
+        assert_eq!(shipped, "net(sims=200,cpuct=2,quiet_leaves=1,rules_prior=0.25,rules_value=0.5)");
         let (source, parsed, help, _) = parse(shipped.strip_prefix("net").unwrap(), &shipped).unwrap();
         assert_eq!((source, help.apply(parsed)), (NetSource::Shipped, config));
         assert_eq!(parse("", "net").unwrap().0, NetSource::Shipped);
