@@ -2,14 +2,16 @@
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
-//! - `mcts[:sims=N][,eval=uniform|material|settled][,batch=B][,root=puct|gumbel]` — Monte Carlo
-//!   tree search with a built-in evaluator (800 simulations and `material` by default);
-//! - `net:PATH` or `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`
+//! - `mcts[:sims=N][,eval=uniform|material|settled][,batch=B][,root=puct|gumbel][,cpuct=C][,fpu=F]`
+//!   — Monte Carlo tree search with a built-in evaluator (800 simulations and `material` by
+//!   default);
+//! - `net:PATH` or `net(sims=N,batch=B,root=…,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`
 //!   — a trained network (safetensors from `train`) searched by MCTS (800 simulations by
-//!   default), with the rules' help when asked (`quiet`: values at quiet positions; `rules`:
-//!   the share of the rules' capture-and-check priors; `material`: the share of the settled
-//!   material count in the value) or, where the spec leaves it out, as the net's file
-//!   records it plays best; `net` or `net(options)` alone is the net shipped for the game;
+//!   default), with the rules' help when asked (`quiet_leaves`: values at quiet positions;
+//!   `rules_prior`: the share of the rules' capture-and-check priors; `rules_value`: the
+//!   share of the settled material count in the value) or, where the spec leaves it out, as
+//!   the net's file records it plays best; `net` or `net(options)` alone is the net shipped
+//!   for the game;
 //! - `uci:COMMAND`, `ucci:COMMAND`, or with options
 //!   `uci(ranks=1,ms=N,depth=N,nodes=N,option.NAME=VALUE):COMMAND` — an external Xiangqi
 //!   engine; `uci:` detects UCI or UCCI by handshake, `ucci:` insists on UCCI; `ranks=1`
