@@ -10,6 +10,7 @@ use burn::tensor::Device;
 use xiangqi_zero::date::utc_timestamp;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::mcts::PlaySettings;
 use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig, NetInfo, ENCODING_VERSION};
 use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::train::{append_metrics, export, GenerationMetrics, NetFormat, RunDir, RunState};
@@ -72,8 +73,17 @@ fn round_trip<G: Playable>() {
     let dir = scratch(G::NAME);
     let (run, net) = run_dir::<G>(&dir);
     let out = dir.join("exported.safetensors");
-    let info =
-        export(run.root(), None, Some("abc1234".to_string()), || None, &out, NetFormat::Safetensors).unwrap().info;
+    let info = export(
+        run.root(),
+        None,
+        PlaySettings::default(),
+        Some("abc1234".to_string()),
+        || None,
+        &out,
+        NetFormat::Safetensors,
+    )
+    .unwrap()
+    .info;
     assert_eq!(info, NetInfo::read(&out).unwrap());
     assert_eq!(info.config, net.config);
     assert_eq!(info.encoding_version, Some(ENCODING_VERSION));
@@ -89,22 +99,46 @@ fn round_trip<G: Playable>() {
     let loaded = Net::load::<G>(&out, Some(net.config), &Device::flex()).unwrap();
     assert_eq!(outputs::<G>(&loaded), outputs::<G>(&net));
     // A net file of the run gives the same provenance; `train`'s own file stays loadable.
-    let again = export(&run.model(3), None, None, || None, &dir.join("again.safetensors"), NetFormat::Safetensors)
-        .unwrap()
-        .info;
+    let again = export(
+        &run.model(3),
+        None,
+        PlaySettings::default(),
+        None,
+        || None,
+        &dir.join("again.safetensors"),
+        NetFormat::Safetensors,
+    )
+    .unwrap()
+    .info;
     assert_eq!(
         (again.provenance.generation, again.provenance.training_config),
         (Some(3), info.provenance.training_config.clone())
     );
     assert!(G::player(&format!("net:{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0).is_ok());
     // An earlier generation by number, with its own hours; a generation of a net file is refused.
-    let second = export(run.root(), Some(2), None, || None, &dir.join("second.safetensors"), NetFormat::Safetensors)
-        .unwrap()
-        .info;
+    let second = export(
+        run.root(),
+        Some(2),
+        PlaySettings::default(),
+        None,
+        || None,
+        &dir.join("second.safetensors"),
+        NetFormat::Safetensors,
+    )
+    .unwrap()
+    .info;
     assert_eq!((second.provenance.generation, second.provenance.hours), (Some(2), Some(1.0)));
-    let error = export(&out, Some(2), None, || None, &dir.join("x.safetensors"), NetFormat::Safetensors)
-        .unwrap_err()
-        .to_string();
+    let error = export(
+        &out,
+        Some(2),
+        PlaySettings::default(),
+        None,
+        || None,
+        &dir.join("x.safetensors"),
+        NetFormat::Safetensors,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(error.contains("a generation is chosen from a run directory"), "{error}");
     // The exported net plays with the rules' help it records, unless the spec says otherwise.
     let recorded = G::player(&format!("net(sims=8):{}", out.display()).parse::<PlayerSpec>().unwrap(), 0).unwrap();
@@ -115,6 +149,16 @@ fn round_trip<G: Playable>() {
     let spec = format!("net(sims=8,rules_prior=0,quiet_leaves=0):{}", out.display());
     let overridden = G::player(&spec.parse::<PlayerSpec>().unwrap(), 0).unwrap();
     assert_eq!(overridden.name(), format!("net(sims=8,rules_value=0.25):{}", out.display()));
+    // A measured exploration constant goes into the file beside the help, and plays.
+    let tuned = dir.join("tuned.safetensors");
+    let cpuct = "cpuct=0.8".parse().unwrap();
+    let info = export(&out, None, cpuct, None, || None, &tuned, NetFormat::Safetensors).unwrap().info;
+    assert_eq!(info.provenance.play.unwrap().to_string(), "cpuct=0.8,quiet_leaves=1,rules_prior=0.5,rules_value=0.25");
+    let player = G::player(&format!("net(sims=8):{}", tuned.display()).parse::<PlayerSpec>().unwrap(), 0).unwrap();
+    assert_eq!(
+        player.name(),
+        format!("net(sims=8,cpuct=0.8,quiet_leaves=1,rules_prior=0.5,rules_value=0.25):{}", tuned.display())
+    );
     let plain = G::player(&format!("net(sims=8):{}", run.model(3).display()).parse::<PlayerSpec>().unwrap(), 0);
     assert_eq!(plain.unwrap().name(), format!("net(sims=8):{}", run.model(3).display()));
     std::fs::remove_dir_all(dir).unwrap();
@@ -169,7 +213,7 @@ fn damaged_foreign_and_re_encoded_files_are_refused_in_one_line() {
     let dir = scratch("damaged");
     let (run, _) = run_dir::<Xiangqi>(&dir);
     let good = dir.join("good.safetensors");
-    export(run.root(), None, None, || None, &good, NetFormat::Safetensors).unwrap();
+    export(run.root(), None, PlaySettings::default(), None, || None, &good, NetFormat::Safetensors).unwrap();
     let bytes = std::fs::read(&good).unwrap();
     let length = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
     let file = |name: &str, contents: &[u8]| {

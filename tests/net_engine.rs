@@ -15,6 +15,7 @@ use xiangqi_zero::engine::{parse_go, serve};
 use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
 use xiangqi_zero::game::{Game, Status};
 use xiangqi_zero::matches::{run_match, MatchConfig, Start};
+use xiangqi_zero::mcts::PlaySettings;
 use xiangqi_zero::nn::{Net, NetConfig};
 use xiangqi_zero::players::Playable;
 use xiangqi_zero::train::{export, NetFormat};
@@ -28,7 +29,7 @@ fn net_file() -> &'static PathBuf {
         let trained = dir.join("trained.safetensors");
         Net::new(NetConfig::new::<Xiangqi>(1, 8), &Device::flex()).save(&trained).unwrap();
         let exported = dir.join("exported.safetensors");
-        export(&trained, None, None, || None, &exported, NetFormat::Safetensors).unwrap();
+        export(&trained, None, PlaySettings::default(), None, || None, &exported, NetFormat::Safetensors).unwrap();
         exported
     })
 }

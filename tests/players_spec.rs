@@ -69,10 +69,14 @@ fn net_specs_take_search_options_and_a_device() {
     }
     assert!(matches!("net:a.safetensors".parse(), Ok(PlayerSpec::Net { device, .. }) if device == "cpu"));
     match "net(sims=50,cpuct=2.5,fpu=0):a.safetensors".parse() {
-        Ok(PlayerSpec::Net { config, .. }) => assert_eq!((config.c_puct, config.fpu_reduction), (2.5, 0.0)),
+        // `cpuct` is a play setting, which a net file may record too; the spec's wins.
+        Ok(PlayerSpec::Net { config, play, .. }) => {
+            assert_eq!((play.c_puct, play.apply(config).fpu_reduction), (Some(2.5), 0.0))
+        }
         other => panic!("{other:?}"),
     }
     assert!(error("mcts:cpuct=-1").contains("`cpuct` needs a number of 0 or more"));
+    assert!(error("net(cpuct=-1):a.safetensors").contains("`cpuct` needs a number of 0 or more"));
     assert!(error("mcts:fpu=x").contains("`fpu` needs a number"));
     assert!(error("net:").contains("no network file"));
     assert!(error("net(eval=material):a.safetensors").contains("evaluator is its net"));

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::mcts::RulesHelp;
+use xiangqi_zero::mcts::PlaySettings;
 use xiangqi_zero::nn::{shipped_net, NetInfo};
 use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::Limits;
@@ -35,7 +35,7 @@ fn check_shipped<G: Playable>() {
     let (training, _removed_keys) =
         Config::parse(p.training_config.as_deref().expect("its training config"), "shipped").unwrap();
     assert_eq!(p.run.as_deref(), Some(training.name.as_str()));
-    let trained_with = RulesHelp::of(&training.search.for_play(0)).to_string();
+    let trained_with = PlaySettings::of(&training.search.for_play(0)).to_string();
     assert_eq!(p.play.map(|help| help.to_string()), Some(trained_with));
     assert!(p.generation.is_some() && p.exported.is_some(), "{p:?}");
     assert!(p.hours.is_some_and(|hours| hours >= 0.0), "{p:?}");

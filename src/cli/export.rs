@@ -17,6 +17,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::onnxruntime::{onnxruntime, write_inputs, Ort, OrtJob};
+use xiangqi_zero::mcts::PlaySettings;
 use xiangqi_zero::nn::{Net, NetInfo};
 use xiangqi_zero::train::{export, NetFormat};
 
@@ -46,6 +47,11 @@ pub struct Args {
     /// The generation of the run directory to export (default: its newest).
     #[arg(long, value_name = "N", requires = "checkpoint")]
     generation: Option<u32>,
+    /// The settings the net plays best with, as `net` spec options (`cpuct=1`,
+    /// `quiet_leaves=1`, `rules_prior=W`, `rules_value=W`), where a match measured them;
+    /// those left out stay as trained (the rules' help of its training config).
+    #[arg(long, value_name = "OPTIONS", requires = "checkpoint", value_parser = parse_play)]
+    play: Option<PlaySettings>,
     /// The git commit of the code that trained the net (default: the one a net file
     /// records, else `git rev-parse HEAD` here, the code exporting it: give the training's
     /// own when they differ).
@@ -62,6 +68,11 @@ pub struct Args {
     info: Option<PathBuf>,
 }
 
+/// `--play`'s options.
+fn parse_play(text: &str) -> Result<PlaySettings, String> {
+    text.parse()
+}
+
 /// Runs `export`: prints what the written file (or the `--info` file) records.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let info = match (args.info, args.checkpoint, args.out) {
@@ -71,7 +82,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Format::Safetensors => NetFormat::Safetensors,
                 Format::Onnx => NetFormat::Onnx,
             };
-            let exported = export(&checkpoint, args.generation, args.commit, head_commit, &out, format)?;
+            let exported = export(
+                &checkpoint,
+                args.generation,
+                args.play.unwrap_or_default(),
+                args.commit,
+                head_commit,
+                &out,
+                format,
+            )?;
             println!("wrote {}", out.display());
             if format == NetFormat::Onnx {
                 check_onnx(&exported.net, &out)?;

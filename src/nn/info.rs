@@ -13,7 +13,7 @@ use super::Encoding;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
-use crate::mcts::RulesHelp;
+use crate::mcts::PlaySettings;
 use crate::storage;
 
 /// The version of the input planes and policy labels the nets are trained on: bump it
@@ -62,9 +62,10 @@ pub struct Provenance {
     pub hours: Option<f64>,
     /// The git commit of the code that trained it.
     pub commit: Option<String>,
-    /// The rules' help it plays best with (the help it was trained with), the settings a
-    /// `net` spec takes where it gives none.
-    pub play: Option<RulesHelp>,
+    /// The settings it plays best with (the rules' help it was trained with, and an
+    /// exploration constant where one was measured better), those a `net` spec takes
+    /// where it gives none.
+    pub play: Option<PlaySettings>,
     /// When it was exported (UTC, ISO 8601: `2025-01-31T12:00:00Z`).
     pub exported: Option<String>,
     /// The TOML config it was trained with.
@@ -183,7 +184,7 @@ impl NetInfo {
                 commit: metadata.get(COMMIT).cloned(),
                 play: metadata
                     .get(PLAY)
-                    .map(|text| RulesHelp::from_recorded(text).map_err(|why| error(format!("`{PLAY}`: {why}"))))
+                    .map(|text| PlaySettings::from_recorded(text).map_err(|why| error(format!("`{PLAY}`: {why}"))))
                     .transpose()?,
                 exported: metadata.get(EXPORTED).cloned(),
                 training_config: metadata.get(TRAINING_CONFIG).cloned(),
@@ -209,7 +210,7 @@ impl NetInfo {
         entries.extend(p.generation.map(|generation| (GENERATION, generation.to_string())));
         entries.extend(p.hours.map(|hours| (HOURS, hours.to_string())));
         entries.extend(p.commit.clone().map(|commit| (COMMIT, commit)));
-        entries.extend(p.play.map(|help| (PLAY, help.to_string())));
+        entries.extend(p.play.map(|play| (PLAY, play.to_string())));
         entries.extend(p.exported.clone().map(|date| (EXPORTED, date)));
         entries.extend(p.training_config.clone().map(|config| (TRAINING_CONFIG, config)));
         entries
@@ -240,8 +241,8 @@ impl fmt::Display for NetInfo {
         writeln!(f, "hours of training: {}", p.hours.map_or_else(unknown, |hours| format!("{hours:.2}")))?;
         writeln!(f, "trained by commit: {}", p.commit.clone().unwrap_or_else(unknown))?;
         match p.play {
-            Some(help) if help.to_string().is_empty() => writeln!(f, "plays best with: net (no rules' help)")?,
-            Some(help) => writeln!(f, "plays best with: net({help})")?,
+            Some(play) if play.to_string().is_empty() => writeln!(f, "plays best with: net (no rules' help)")?,
+            Some(play) => writeln!(f, "plays best with: net({play})")?,
             None => writeln!(f, "plays best with: not recorded")?,
         }
         writeln!(f, "exported: {}", p.exported.clone().unwrap_or_else(unknown))?;

@@ -1,33 +1,34 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`,
+//! `net(sims=N,batch=B,root=puct|gumbel,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`,
 //! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
 //! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
 //! a build with `--features cuda` or `wgpu`; `net` or `net(options)` with no path is the
-//! net shipped in the binary for the game played ([`crate::nn::shipped_net`]). `quiet`,
-//! `rules` and `material` are the search's `quiet_leaves`, `rules_prior` and `rules_value`
-//! (the rules' help, [`crate::mcts::Guided`]); those the spec leaves out are the ones the net's file records it plays best with, if any. As an
-//! engine it is [`MctsPlayer`]'s (`go`, `Threads`, `Batch`).
+//! net shipped in the binary for the game played ([`crate::nn::shipped_net`]). `cpuct` and
+//! the rules' help (`quiet_leaves`, `rules_prior`, `rules_value`, [`crate::mcts::Guided`])
+//! are its play settings ([`PlaySettings`]): those the spec leaves out are the ones the
+//! net's file records it plays best with, if any. As an engine it is [`MctsPlayer`]'s
+//! (`go`, `Threads`, `Batch`).
 
 use std::path::PathBuf;
 
 use super::mcts::MctsPlayer;
 use super::Player;
 use crate::game::Game;
-use crate::mcts::{Batch, Evaluator, Guided, Material, RulesHelp, SearchConfig, Wdl};
+use crate::mcts::{Batch, Evaluator, Guided, Material, PlaySettings, SearchConfig, Wdl};
 use crate::nn::{Encoding, Inference, Net, NetEvaluator, NetSource};
 
 /// The player of a `net` spec: the net `source` names (of game `G`, any shape), searching
-/// under `config` with the rules' `help` (what it leaves open taken from the net's file),
+/// under `config` with the `play` settings (what they leave open taken from the net's file),
 /// on `device` (`cpu`, or a GPU index in a build with a GPU backend).
 pub fn net_player<G: Encoding + Material + Send + 'static>(
     source: &NetSource,
     config: &SearchConfig,
-    help: RulesHelp,
+    play: PlaySettings,
     device: &str,
     seed: u64,
 ) -> Result<Box<dyn Player<G>>, String> {
     let (net, info) = source.load::<G>().map_err(|e| e.to_string())?;
-    let config = help.or(info.provenance.play.unwrap_or_default()).apply(config.clone());
+    let config = play.or(info.provenance.play.unwrap_or_default()).apply(config.clone());
     let evaluator = Guided::new(evaluator_on::<G>(&net, device)?, &config);
     Ok(Box::new(MctsPlayer::new(spec_name(source, &config), config, evaluator, seed)))
 }
@@ -60,15 +61,18 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
 /// with the search options that are not the default (`cpuct=C`, …) and `quiet_leaves=1`,
 /// `rules_prior=W` and `rules_value=W` when set.
 pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
-    let help = RulesHelp::of(config).to_string();
-    let help = if help.is_empty() { help } else { format!(",{help}") };
-    format!("net(sims={}{}{help}){source}", config.simulations, super::mcts::search_options(config))
+    let play = PlaySettings::of(config).to_string();
+    let play = if play.is_empty() { play } else { format!(",{play}") };
+    // The play settings write `cpuct` themselves.
+    let others =
+        super::mcts::search_options(&SearchConfig { c_puct: SearchConfig::default().c_puct, ..config.clone() });
+    format!("net(sims={}{others}{play}){source}", config.simulations)
 }
 
-/// The net, search config, rules' help and device of a `net` spec's rest: nothing,
+/// The net, search config, play settings and device of a `net` spec's rest: nothing,
 /// `(options)`, `:PATH` or `(options):PATH`, with the `mcts` options other than `eval`,
-/// the rules' help and `device`.
-pub fn parse(rest: &str, text: &str) -> Result<(NetSource, SearchConfig, RulesHelp, String), String> {
+/// the play settings and `device`.
+pub fn parse(rest: &str, text: &str) -> Result<(NetSource, SearchConfig, PlaySettings, String), String> {
     let (options, path) = match rest.strip_prefix('(') {
         Some(inner) => {
             let close = inner.find(')').ok_or_else(|| format!("`{text}`: expected `net(options):PATH`"))?;
@@ -90,7 +94,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(NetSource, SearchConfig, RulesHe
     };
     let mut pairs = Vec::new();
     let mut device = "cpu".to_string();
-    let mut help = RulesHelp::default();
+    let mut play = PlaySettings::default();
     for part in options.split(',').filter(|part| !part.trim().is_empty()) {
         match part.split_once('=').map(|(key, value)| (key.trim(), value.trim())) {
             Some(("eval", _)) => return Err(format!("`{text}`: a net player's evaluator is its net")),
@@ -99,7 +103,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(NetSource, SearchConfig, RulesHe
                 device = value.to_string();
             }
             Some((key, value)) => {
-                if !help.read_option(key, value).map_err(|e| format!("`{text}`: {e}"))? {
+                if !play.read_option(key, value).map_err(|e| format!("`{text}`: {e}"))? {
                     pairs.push((key, value));
                 }
             }
@@ -107,7 +111,7 @@ pub fn parse(rest: &str, text: &str) -> Result<(NetSource, SearchConfig, RulesHe
         }
     }
     let (config, _) = super::mcts::parse_options(pairs.into_iter()).map_err(|e| format!("`{text}`: {e}"))?;
-    Ok((source, config, help, device))
+    Ok((source, config, play, device))
 }
 
 #[cfg(test)]
@@ -115,7 +119,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_search_and_rules_help_read_back_from_the_spec_text_they_are_written_as() {
+    fn the_search_and_play_settings_read_back_from_the_spec_text_they_are_written_as() {
         let config = SearchConfig {
             simulations: 200,
             c_puct: 2.0,
@@ -127,17 +131,17 @@ mod tests {
         let file = NetSource::File(PathBuf::from("n.safetensors"));
         let text = spec_name(&file, &config);
         assert_eq!(text, "net(sims=200,cpuct=2,quiet_leaves=1,rules_prior=0.25,rules_value=0.5):n.safetensors");
-        let (source, parsed, help, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
+        let (source, parsed, play, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
         assert_eq!((source, device), (file, "cpu".to_string()));
-        assert_eq!(help.apply(parsed), config);
+        assert_eq!(play.apply(parsed), config);
         // Left open unless given.
         let (_, _, open, _) = parse(":n.safetensors", "net:n.safetensors").unwrap();
-        assert_eq!(open, RulesHelp::default());
+        assert_eq!(open, PlaySettings::default());
         // No path: the shipped net, whose spec text has none either.
         let shipped = spec_name(&NetSource::Shipped, &config);
         assert_eq!(shipped, "net(sims=200,cpuct=2,quiet_leaves=1,rules_prior=0.25,rules_value=0.5)");
-        let (source, parsed, help, _) = parse(shipped.strip_prefix("net").unwrap(), &shipped).unwrap();
-        assert_eq!((source, help.apply(parsed)), (NetSource::Shipped, config));
+        let (source, parsed, play, _) = parse(shipped.strip_prefix("net").unwrap(), &shipped).unwrap();
+        assert_eq!((source, play.apply(parsed)), (NetSource::Shipped, config));
         assert_eq!(parse("", "net").unwrap().0, NetSource::Shipped);
     }
 

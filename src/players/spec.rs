@@ -30,7 +30,7 @@ use super::net::{self, net_player};
 use super::{AlphaBetaPlayer, Player, RandomPlayer};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
-use crate::mcts::{RulesHelp, SearchConfig};
+use crate::mcts::{PlaySettings, SearchConfig};
 use crate::nn::NetSource;
 use crate::search::Limits;
 
@@ -55,10 +55,10 @@ pub enum PlayerSpec {
     Net {
         /// The network: a file or the shipped one.
         net: NetSource,
-        /// The search's settings but the rules' help.
+        /// The search's settings but the play settings.
         config: SearchConfig,
-        /// The rules' help the spec gives (what it leaves open: the net's own settings).
-        help: RulesHelp,
+        /// The play settings the spec gives (what it leaves open: the net's own).
+        play: PlaySettings,
         /// `cpu`, or the GPU index the net runs on.
         device: String,
     },
@@ -126,8 +126,8 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::Mcts { config, evaluator })
             }
             "net" => {
-                let (net, config, help, device) = net::parse(rest, text)?;
-                Ok(PlayerSpec::Net { net, config, help, device })
+                let (net, config, play, device) = net::parse(rest, text)?;
+                Ok(PlayerSpec::Net { net, config, play, device })
             }
             "uci" | "ucci" => engine(kind, rest, text),
             _ => Err(format!(
@@ -213,7 +213,7 @@ impl Playable for Xiangqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
-            PlayerSpec::Net { net, config, help, device } => net_player(net, config, *help, device, seed)?,
+            PlayerSpec::Net { net, config, play, device } => net_player(net, config, *play, device, seed)?,
         })
     }
 }
@@ -225,7 +225,7 @@ impl Playable for Banqi {
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
-            PlayerSpec::Net { net, config, help, device } => net_player(net, config, *help, device, seed)?,
+            PlayerSpec::Net { net, config, play, device } => net_player(net, config, *play, device, seed)?,
         })
     }
 }

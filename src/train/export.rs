@@ -14,7 +14,7 @@ use crate::date::utc_timestamp;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
-use crate::mcts::RulesHelp;
+use crate::mcts::PlaySettings;
 use crate::nn::{onnx, Net, NetError, NetInfo};
 use crate::storage::{self, Kind};
 use crate::text_file::read_text;
@@ -65,12 +65,15 @@ pub struct Exported {
 /// `models/genNNNN.safetensors`):
 /// the generation, the training config, the run's name in it, the hours of training
 /// (`metrics.jsonl`) and the rules' help the net was trained with, which it plays with;
-/// else from the file's own metadata. The commit recorded, the code that trained it, is
-/// `commit` when given, else the one the file records, else `default_commit()` (the
-/// code exporting it). `format` is the file's format.
+/// else from the file's own metadata. The settings it plays best with are `play`'s where
+/// it gives them (measured ones, such as a `cpuct`), the others as just read. The commit
+/// recorded, the code that trained it, is `commit` when given, else the one the file
+/// records, else `default_commit()` (the code exporting it). `format` is the file's
+/// format.
 pub fn export(
     checkpoint: &Path,
     generation: Option<u32>,
+    play: PlaySettings,
     commit: Option<String>,
     default_commit: impl FnOnce() -> Option<String>,
     out: &Path,
@@ -102,12 +105,15 @@ pub fn export(
             Ok(text) => {
                 let (config, _removed_keys) = Config::parse(&text, &path.display().to_string())?;
                 provenance.run = Some(config.name.clone());
-                provenance.play = Some(RulesHelp::of(&config.search.for_play(0)));
+                provenance.play = Some(PlaySettings::of(&config.search.for_play(0)));
                 provenance.training_config = Some(text);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(RunDirError { path, why: e.to_string() }.into()),
         }
+    }
+    if play != PlaySettings::default() {
+        provenance.play = Some(play.or(provenance.play.unwrap_or_default()));
     }
     provenance.commit = commit.or(provenance.commit).or_else(default_commit);
     provenance.exported = Some(utc_timestamp(SystemTime::now()));

@@ -12,7 +12,7 @@ use super::run_error::{fail, RunError};
 use crate::game::xiangqi::Notation;
 use crate::matches::ratings::{place, round_robin_elo, Pairing, Rung};
 use crate::matches::{run_match, MatchConfig, Score};
-use crate::mcts::RulesHelp;
+use crate::mcts::PlaySettings;
 use crate::nn::NetSource;
 use crate::players::PlayerSpec;
 use crate::storage;
@@ -137,7 +137,7 @@ fn net(config: &Config, dir: &RunDir, g: u32) -> PlayerSpec {
     let search = config.search.for_play(config.evaluation.simulations);
     PlayerSpec::Net {
         net: NetSource::File(dir.model(g)),
-        help: RulesHelp::of(&search),
+        play: PlaySettings::of(&search),
         config: search,
         device: "cpu".to_string(),
     }

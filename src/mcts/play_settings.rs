@@ -1,17 +1,19 @@
-//! The rules' help a net searches with ([`super::Guided`]), written as a net spec's
-//! options named as the config's `[search]` keys — `quiet_leaves=1,rules_prior=W,rules_value=W`
-//! — each one given or left open: what
-//! a spec asks for, and what a shipped net records it plays best with, the one filling in
-//! what the other leaves open.
+//! The settings a net plays best with: its exploration constant (`cpuct=C`) and the rules'
+//! help it searches with ([`super::Guided`]: `quiet_leaves=1,rules_prior=W,rules_value=W`,
+//! named as the config's `[search]` keys), written as a net spec's options, each one given
+//! or left open: what a spec asks for, and what a shipped net records it plays best with,
+//! the one filling in what the other leaves open.
 
 use std::fmt;
 use std::str::FromStr;
 
 use super::SearchConfig;
 
-/// The rules' help of a search, each setting `None` where it is left open.
+/// A net's play settings, each `None` where it is left open.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RulesHelp {
+pub struct PlaySettings {
+    /// [`SearchConfig::c_puct`].
+    pub c_puct: Option<f32>,
     /// [`SearchConfig::quiet_leaves`].
     pub quiet_leaves: Option<bool>,
     /// [`SearchConfig::rules_prior`].
@@ -20,20 +22,25 @@ pub struct RulesHelp {
     pub rules_value: Option<f32>,
 }
 
-impl RulesHelp {
+impl PlaySettings {
     /// Every setting as `config` has it.
-    pub fn of(config: &SearchConfig) -> RulesHelp {
-        RulesHelp {
+    pub fn of(config: &SearchConfig) -> PlaySettings {
+        PlaySettings {
+            c_puct: Some(config.c_puct),
             quiet_leaves: Some(config.quiet_leaves),
             rules_prior: Some(config.rules_prior),
             rules_value: Some(config.rules_value),
         }
     }
 
-    /// Reads the option `key=value` when `key` is one of the three (`Ok(true)`); `Ok(false)`
+    /// Reads the option `key=value` when `key` is one of the four (`Ok(true)`); `Ok(false)`
     /// for any other key, an error for a value out of place.
     pub fn read_option(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key {
+            "cpuct" => {
+                let number = value.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+                self.c_puct = Some(number.ok_or(format!("`{key}` needs a number of 0 or more, not `{value}`"))?);
+            }
             "quiet_leaves" => {
                 self.quiet_leaves = Some(match value {
                     "1" => true,
@@ -57,17 +64,20 @@ impl RulesHelp {
     }
 
     /// These settings, with those left open taken from `fallback`.
-    pub fn or(self, fallback: RulesHelp) -> RulesHelp {
-        RulesHelp {
+    pub fn or(self, fallback: PlaySettings) -> PlaySettings {
+        PlaySettings {
+            c_puct: self.c_puct.or(fallback.c_puct),
             quiet_leaves: self.quiet_leaves.or(fallback.quiet_leaves),
             rules_prior: self.rules_prior.or(fallback.rules_prior),
             rules_value: self.rules_value.or(fallback.rules_value),
         }
     }
 
-    /// `config` searching with this help, a setting left open meaning none.
+    /// `config` searching with these settings: `cpuct` left open keeps `config`'s, help
+    /// left open means none.
     pub fn apply(self, config: SearchConfig) -> SearchConfig {
         SearchConfig {
+            c_puct: self.c_puct.unwrap_or(config.c_puct),
             quiet_leaves: self.quiet_leaves.unwrap_or(false),
             rules_prior: self.rules_prior.unwrap_or(0.0),
             rules_value: self.rules_value.unwrap_or(0.0),
@@ -79,9 +89,9 @@ impl RulesHelp {
 /// The options' names before they took the config keys' (nets exported then record them).
 const OLD_NAMES: [(&str, &str); 3] = [("quiet", "quiet_leaves"), ("rules", "rules_prior"), ("material", "rules_value")];
 
-impl RulesHelp {
+impl PlaySettings {
     /// The help a net file records, written with today's option names or the old ones.
-    pub fn from_recorded(text: &str) -> Result<RulesHelp, String> {
+    pub fn from_recorded(text: &str) -> Result<PlaySettings, String> {
         let renamed = text.split(',').map(|part| match part.split_once('=') {
             Some((key, value)) => match OLD_NAMES.iter().find(|(old, _)| *old == key.trim()) {
                 Some((_, new)) => format!("{new}={value}"),
@@ -93,27 +103,32 @@ impl RulesHelp {
     }
 }
 
-impl FromStr for RulesHelp {
+impl FromStr for PlaySettings {
     type Err = String;
 
-    /// `quiet_leaves=1,rules_prior=0.5,…`: the three options alone, any of them left out.
-    fn from_str(text: &str) -> Result<RulesHelp, String> {
-        let mut help = RulesHelp::default();
+    /// `cpuct=1,quiet_leaves=1,rules_prior=0.5,…`: the four options alone, any of them left
+    /// out.
+    fn from_str(text: &str) -> Result<PlaySettings, String> {
+        let mut help = PlaySettings::default();
         for part in text.split(',').filter(|part| !part.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| format!("expected key=value, found `{part}`"))?;
             if !help.read_option(key.trim(), value.trim())? {
-                return Err(format!("unknown option `{}` (quiet_leaves, rules_prior, rules_value)", key.trim()));
+                return Err(format!("unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value)", key.trim()));
             }
         }
         Ok(help)
     }
 }
 
-impl fmt::Display for RulesHelp {
-    /// The help that is on, as options: `quiet_leaves=1,rules_prior=0.5,rules_value=0.5`
+impl fmt::Display for PlaySettings {
+    /// The settings that differ from a plain search, as options: `cpuct=1` when not the
+    /// default, then the help that is on, `quiet_leaves=1,rules_prior=0.5,rules_value=0.5`
     /// (empty for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut options = Vec::new();
+        if let Some(c) = self.c_puct.filter(|&c| c != SearchConfig::default().c_puct) {
+            options.push(format!("cpuct={c}"));
+        }
         if self.quiet_leaves == Some(true) {
             options.push("quiet_leaves=1".to_string());
         }
@@ -135,28 +150,34 @@ mod tests {
     fn the_help_reads_back_from_its_text_and_given_settings_win_over_the_fallback() {
         let config =
             SearchConfig { quiet_leaves: true, rules_prior: 0.25, rules_value: 0.5, ..SearchConfig::default() };
-        let help = RulesHelp::of(&config);
+        let help = PlaySettings::of(&config);
         assert_eq!(help.to_string(), "quiet_leaves=1,rules_prior=0.25,rules_value=0.5");
-        let read: RulesHelp = help.to_string().parse().unwrap();
+        let read: PlaySettings = help.to_string().parse().unwrap();
         assert_eq!(read.apply(SearchConfig::default()), config);
-        let spec: RulesHelp = "rules_prior=0".parse().unwrap();
+        let spec: PlaySettings = "rules_prior=0".parse().unwrap();
         let played = spec.or(read).apply(SearchConfig::default());
         assert_eq!((played.quiet_leaves, played.rules_prior, played.rules_value), (true, 0.0, 0.5));
-        assert_eq!(RulesHelp::default().apply(config.clone()), SearchConfig::default());
+        assert_eq!(PlaySettings::default().apply(config.clone()), SearchConfig::default());
+        // An exploration constant is written where it is not the default, and read back.
+        let tuned: PlaySettings = "cpuct=0.8,rules_value=0.5".parse().unwrap();
+        assert_eq!(tuned.to_string(), "cpuct=0.8,rules_value=0.5");
+        assert_eq!(tuned.apply(SearchConfig::default()).c_puct, 0.8);
+        assert_eq!(PlaySettings::of(&SearchConfig::default()).to_string(), "");
+        assert_eq!("cpuct=-1".parse::<PlaySettings>().unwrap_err(), "`cpuct` needs a number of 0 or more, not `-1`");
     }
 
     #[test]
     fn a_flag_is_one_or_zero_a_share_within_zero_and_one_and_other_keys_are_refused() {
-        assert_eq!("quiet_leaves=2".parse::<RulesHelp>().unwrap_err(), "`quiet_leaves` is 1 or 0, not `2`");
+        assert_eq!("quiet_leaves=2".parse::<PlaySettings>().unwrap_err(), "`quiet_leaves` is 1 or 0, not `2`");
         assert_eq!(
-            "rules_value=1.5".parse::<RulesHelp>().unwrap_err(),
+            "rules_value=1.5".parse::<PlaySettings>().unwrap_err(),
             "`rules_value` is a share from 0 to 1, not `1.5`"
         );
-        assert_eq!("material=0.5".parse::<RulesHelp>().unwrap_err(), "`material` is now called `rules_value`");
+        assert_eq!("material=0.5".parse::<PlaySettings>().unwrap_err(), "`material` is now called `rules_value`");
         // A net exported under the old names still reads.
-        let old = RulesHelp::from_recorded("quiet=1,rules=0.25,material=0.5").unwrap();
+        let old = PlaySettings::from_recorded("quiet=1,rules=0.25,material=0.5").unwrap();
         assert_eq!(old.to_string(), "quiet_leaves=1,rules_prior=0.25,rules_value=0.5");
-        assert!("sims=3".parse::<RulesHelp>().unwrap_err().contains("unknown option `sims`"));
-        assert_eq!(RulesHelp::default().read_option("sims", "3"), Ok(false));
+        assert!("sims=3".parse::<PlaySettings>().unwrap_err().contains("unknown option `sims`"));
+        assert_eq!(PlaySettings::default().read_option("sims", "3"), Ok(false));
     }
 }
