@@ -36,6 +36,7 @@ pub use evaluator::{Batch, Evaluator, Wdl};
 pub use guided::Guided;
 pub use material::{Material, MaterialEvaluator};
 pub use node::{Edge, Node, NodeKind};
+pub(crate) use play_settings::non_negative;
 pub use play_settings::PlaySettings;
 pub use result::{MoveStats, SearchResult};
 pub use search::{Budget, Search};

@@ -37,10 +37,7 @@ impl PlaySettings {
     /// for any other key, an error for a value out of place.
     pub fn read_option(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key {
-            "cpuct" => {
-                let number = value.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0);
-                self.c_puct = Some(number.ok_or(format!("`{key}` needs a number of 0 or more, not `{value}`"))?);
-            }
+            "cpuct" => self.c_puct = Some(non_negative(key, value)?),
             "quiet_leaves" => {
                 self.quiet_leaves = Some(match value {
                     "1" => true,
@@ -86,11 +83,17 @@ impl PlaySettings {
     }
 }
 
+/// The number of option `key=value`, finite and 0 or more (`cpuct`, `fpu`).
+pub(crate) fn non_negative(key: &str, value: &str) -> Result<f32, String> {
+    let number = value.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+    number.ok_or(format!("`{key}` needs a number of 0 or more, not `{value}`"))
+}
+
 /// The options' names before they took the config keys' (nets exported then record them).
 const OLD_NAMES: [(&str, &str); 3] = [("quiet", "quiet_leaves"), ("rules", "rules_prior"), ("material", "rules_value")];
 
 impl PlaySettings {
-    /// The help a net file records, written with today's option names or the old ones.
+    /// The settings a net file records, written with today's option names or the old ones.
     pub fn from_recorded(text: &str) -> Result<PlaySettings, String> {
         let renamed = text.split(',').map(|part| match part.split_once('=') {
             Some((key, value)) => match OLD_NAMES.iter().find(|(old, _)| *old == key.trim()) {
@@ -109,14 +112,14 @@ impl FromStr for PlaySettings {
     /// `cpuct=1,quiet_leaves=1,rules_prior=0.5,…`: the four options alone, any of them left
     /// out.
     fn from_str(text: &str) -> Result<PlaySettings, String> {
-        let mut help = PlaySettings::default();
+        let mut settings = PlaySettings::default();
         for part in text.split(',').filter(|part| !part.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| format!("expected key=value, found `{part}`"))?;
-            if !help.read_option(key.trim(), value.trim())? {
+            if !settings.read_option(key.trim(), value.trim())? {
                 return Err(format!("unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value)", key.trim()));
             }
         }
-        Ok(help)
+        Ok(settings)
     }
 }
 

@@ -179,8 +179,7 @@ pub fn parse_options<'a>(
             "batch" => config.batch_size = number("a batch size")?.min(4096) as usize,
             "eval" => evaluator = value.parse()?,
             "cpuct" | "fpu" => {
-                let number = value.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0);
-                let number = number.ok_or(format!("`{key}` needs a number of 0 or more, not `{value}`"))?;
+                let number = crate::mcts::non_negative(key, value)?;
                 if key == "cpuct" {
                     config.c_puct = number;
                 } else {

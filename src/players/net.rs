@@ -61,12 +61,10 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
 /// with the search options that are not the default (`cpuct=C`, …) and `quiet_leaves=1`,
 /// `rules_prior=W` and `rules_value=W` when set.
 pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
-    let play = PlaySettings::of(config).to_string();
-    let play = if play.is_empty() { play } else { format!(",{play}") };
-    // The play settings write `cpuct` themselves.
-    let others =
-        super::mcts::search_options(&SearchConfig { c_puct: SearchConfig::default().c_puct, ..config.clone() });
-    format!("net(sims={}{others}{play}){source}", config.simulations)
+    // `cpuct` is among the search options already.
+    let help = PlaySettings { c_puct: None, ..PlaySettings::of(config) }.to_string();
+    let help = if help.is_empty() { help } else { format!(",{help}") };
+    format!("net(sims={}{}{help}){source}", config.simulations, super::mcts::search_options(config))
 }
 
 /// The net, search config, play settings and device of a `net` spec's rest: nothing,
