@@ -133,7 +133,7 @@ impl<M: Copy> Report<M> {
     /// score (lines of equal score keep their order): the first becomes the principal
     /// variation, giving the report its score and `best`; the others become `more`.
     pub fn rank_lines(&mut self, mut lines: Vec<Line<M>>) {
-        lines.sort_by(|a, b| b.score.cmp(&a.score));
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         let mut lines = lines.into_iter();
         if let Some(first) = lines.next() {
             self.best = first.pv.first().copied().or(self.best);

@@ -66,6 +66,6 @@ pub fn trained_nets(folder: &Path) -> Vec<TrainedNet> {
             Some((changed, TrainedNet { run, generation: state.generation, model, measured }))
         })
         .collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|(changed, _)| std::cmp::Reverse(*changed));
     found.into_iter().map(|(_, net)| net).collect()
 }

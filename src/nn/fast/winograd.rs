@@ -578,9 +578,9 @@ fn tile_output<const W: usize>(
     out: &mut [f32],
 ) {
     let mut points = [[[0.0; W]; 4]; 4];
-    for i in 0..4 {
-        for j in 0..4 {
-            points[i][j] = lanes(m, ((i * 4 + j) * tiles + tile) * channels + c);
+    for (i, row) in points.iter_mut().enumerate() {
+        for (j, point) in row.iter_mut().enumerate() {
+            *point = lanes(m, ((i * 4 + j) * tiles + tile) * channels + c);
         }
     }
     let y = both_ways::<OutputStep, W, 4, 2>(points);
