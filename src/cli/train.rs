@@ -213,7 +213,7 @@ fn plan(config: &Config, root: &Path, generations: u32, minutes: Option<f64>, fr
 
 /// The commands a user most likely wants once the run is complete, with its paths.
 fn next_steps(config: &Config, dir: &RunDir, generation: u32) -> String {
-    let net = net_spec_name(&NetSource::File(dir.model(generation)), &config.search.for_play(800), 0);
+    let net = net_spec_name(&NetSource::File(dir.model(generation)), &config.search.for_play(800));
     let game = match config.game {
         GameName::Xiangqi => "",
         GameName::Banqi => "--game banqi ",

@@ -2,9 +2,7 @@
 //! help it searches with ([`super::Guided`]: `quiet_leaves=1,rules_prior=W,rules_value=W`,
 //! named as the config's `[search]` keys), written as a net spec's options, each one given
 //! or left open: what a spec asks for, and what a shipped net records it plays best with,
-//! the one filling in what the other leaves open. Beside them, the depth of the alpha-beta
-//! check a player may put the search's move through (`blunder_check=D`, Xiangqi), which
-//! the search itself never sees.
+//! the one filling in what the other leaves open.
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,8 +20,6 @@ pub struct PlaySettings {
     pub rules_prior: Option<f32>,
     /// [`SearchConfig::rules_value`].
     pub rules_value: Option<f32>,
-    /// The depth of the player's alpha-beta check of the move the search chose (0: none).
-    pub blunder_check: Option<u32>,
 }
 
 impl PlaySettings {
@@ -34,11 +30,10 @@ impl PlaySettings {
             quiet_leaves: Some(config.quiet_leaves),
             rules_prior: Some(config.rules_prior),
             rules_value: Some(config.rules_value),
-            blunder_check: None,
         }
     }
 
-    /// Reads the option `key=value` when `key` is one of the five (`Ok(true)`); `Ok(false)`
+    /// Reads the option `key=value` when `key` is one of the four (`Ok(true)`); `Ok(false)`
     /// for any other key, an error for a value out of place.
     pub fn read_option(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key {
@@ -54,11 +49,6 @@ impl PlaySettings {
                 let share = value.parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x));
                 let share = share.ok_or(format!("`{key}` is a share from 0 to 1, not `{value}`"))?;
                 *(if key == "rules_prior" { &mut self.rules_prior } else { &mut self.rules_value }) = Some(share);
-            }
-            "blunder_check" => {
-                let depth = value.parse::<u32>().ok().filter(|d| *d <= MAX_CHECK_DEPTH);
-                self.blunder_check =
-                    Some(depth.ok_or(format!("`{key}` is a depth from 0 to {MAX_CHECK_DEPTH}, not `{value}`"))?);
             }
             _ => {
                 return match OLD_NAMES.iter().find(|(old, _)| *old == key) {
@@ -77,12 +67,11 @@ impl PlaySettings {
             quiet_leaves: self.quiet_leaves.or(fallback.quiet_leaves),
             rules_prior: self.rules_prior.or(fallback.rules_prior),
             rules_value: self.rules_value.or(fallback.rules_value),
-            blunder_check: self.blunder_check.or(fallback.blunder_check),
         }
     }
 
     /// `config` searching with these settings: `cpuct` left open keeps `config`'s, help
-    /// left open means none (the blunder check is the player's, not the search's).
+    /// left open means none.
     pub fn apply(self, config: SearchConfig) -> SearchConfig {
         SearchConfig {
             c_puct: self.c_puct.unwrap_or(config.c_puct),
@@ -93,9 +82,6 @@ impl PlaySettings {
         }
     }
 }
-
-/// The deepest blunder check a spec may ask for (each ply multiplies its time).
-const MAX_CHECK_DEPTH: u32 = 8;
 
 /// The number of option `key=value`, finite and 0 or more (`cpuct`, `fpu`).
 pub(crate) fn non_negative(key: &str, value: &str) -> Result<f32, String> {
@@ -123,17 +109,14 @@ impl PlaySettings {
 impl FromStr for PlaySettings {
     type Err = String;
 
-    /// `cpuct=1,quiet_leaves=1,rules_prior=0.5,…`: the five options alone, any of them left
+    /// `cpuct=1,quiet_leaves=1,rules_prior=0.5,…`: the four options alone, any of them left
     /// out.
     fn from_str(text: &str) -> Result<PlaySettings, String> {
         let mut settings = PlaySettings::default();
         for part in text.split(',').filter(|part| !part.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| format!("expected key=value, found `{part}`"))?;
             if !settings.read_option(key.trim(), value.trim())? {
-                return Err(format!(
-                    "unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value, blunder_check)",
-                    key.trim()
-                ));
+                return Err(format!("unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value)", key.trim()));
             }
         }
         Ok(settings)
@@ -142,8 +125,8 @@ impl FromStr for PlaySettings {
 
 impl fmt::Display for PlaySettings {
     /// The settings that differ from a plain search, as options: `cpuct=1` when not the
-    /// default, then the help that is on, `quiet_leaves=1,rules_prior=0.5,rules_value=0.5`,
-    /// then `blunder_check=D` (empty for none).
+    /// default, then the help that is on, `quiet_leaves=1,rules_prior=0.5,rules_value=0.5`
+    /// (empty for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut options = Vec::new();
         if let Some(c) = self.c_puct.filter(|&c| c != SearchConfig::default().c_puct) {
@@ -157,9 +140,6 @@ impl fmt::Display for PlaySettings {
         }
         if let Some(share) = self.rules_value.filter(|&share| share > 0.0) {
             options.push(format!("rules_value={share}"));
-        }
-        if let Some(depth) = self.blunder_check.filter(|&depth| depth > 0) {
-            options.push(format!("blunder_check={depth}"));
         }
         f.write_str(&options.join(","))
     }
@@ -187,18 +167,6 @@ mod tests {
         assert_eq!(tuned.apply(SearchConfig::default()).c_puct, 0.8);
         assert_eq!(PlaySettings::of(&SearchConfig::default()).to_string(), "");
         assert_eq!("cpuct=-1".parse::<PlaySettings>().unwrap_err(), "`cpuct` needs a number of 0 or more, not `-1`");
-        // The blunder check is written last, read back, and left out of the search.
-        let checked: PlaySettings = "blunder_check=4,rules_value=0.25".parse().unwrap();
-        assert_eq!(checked.to_string(), "rules_value=0.25,blunder_check=4");
-        assert_eq!(checked.or(read).blunder_check, Some(4));
-        assert_eq!(
-            checked.apply(SearchConfig::default()),
-            SearchConfig { rules_value: 0.25, ..SearchConfig::default() }
-        );
-        assert_eq!(
-            "blunder_check=9".parse::<PlaySettings>().unwrap_err(),
-            "`blunder_check` is a depth from 0 to 8, not `9`"
-        );
     }
 
     #[test]

@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use super::blunder_check::MoveCheck;
 use super::{Player, PlayerError, SpinOption};
 use crate::game::{Game, Status};
 use crate::mcts::{
@@ -90,8 +89,6 @@ pub struct MctsPlayer<G: Game, E> {
     threads: usize,
     /// Root moves reported with their lines (UCI's `MultiPV`).
     multi_pv: usize,
-    /// What vets the move the search chose, if anything ([`MoveCheck`]).
-    check: Option<Box<dyn MoveCheck<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> MctsPlayer<G, E> {
@@ -106,13 +103,7 @@ impl<G: Game, E: Evaluator<G>> MctsPlayer<G, E> {
             pool: None,
             threads: rayon::current_num_threads(),
             multi_pv: 1,
-            check: None,
         }
-    }
-
-    /// The same player, its chosen moves vetted by `check` before they are played.
-    pub fn with_check(self, check: Box<dyn MoveCheck<G>>) -> Self {
-        MctsPlayer { check: Some(check), ..self }
     }
 }
 
@@ -255,9 +246,6 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.search = None;
-        if let Some(check) = &mut self.check {
-            check.new_game();
-        }
         Ok(())
     }
 
@@ -324,25 +312,12 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
         });
         let report = report(&result, lines(search, multi_pv), started);
         info(&report);
-        let chosen = search.choose_move(game.plies_played());
-        let chosen = match (&mut self.check, chosen) {
-            (Some(check), Some(chosen)) => Some(check.vet(game, &candidates(chosen, &result))),
-            _ => chosen,
-        };
-        match (report.best, chosen) {
+        match (report.best, search.choose_move(game.plies_played())) {
             (Some(best), Some(chosen)) if best == chosen => Ok(report),
             (Some(_), Some(chosen)) => Ok(Report { best: Some(chosen), pv: vec![chosen], ..report }),
             _ => Err(PlayerError::Protocol("the search found no move".into())),
         }
     }
-}
-
-/// The root moves in the order a check tries them: `chosen` first, then the others the
-/// search visited, the most visited first.
-fn candidates<M: Copy + PartialEq>(chosen: M, result: &SearchResult<M>) -> Vec<M> {
-    let mut visited: Vec<_> = result.moves.iter().filter(|m| m.visits > 0 && m.mv != chosen).collect();
-    visited.sort_by_key(|m| std::cmp::Reverse(m.visits));
-    std::iter::once(chosen).chain(visited.into_iter().map(|m| m.mv)).collect()
 }
 
 /// A legal move of `game` after which its mover has won (mate in one, or a win by rule).

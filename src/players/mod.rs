@@ -3,7 +3,6 @@
 //! [`PlayerSpec`] texts that name them (`alphabeta:depth=4`, `net:FILE`, `uci:PATH`).
 
 mod alphabeta;
-mod blunder_check;
 mod engine_process;
 mod external;
 mod mcts;
@@ -14,7 +13,6 @@ mod random;
 mod spec;
 
 pub use alphabeta::{AlphaBetaPlayer, Searcher};
-pub use blunder_check::{BlunderCheck, Checkable, MoveCheck};
 pub use engine_process::{EngineProcess, WaitError};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
 pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};

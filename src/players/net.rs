@@ -1,18 +1,16 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W,blunder_check=D):PATH`,
+//! `net(sims=N,batch=B,root=puct|gumbel,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`,
 //! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
 //! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
 //! a build with `--features cuda` or `wgpu`; `net` or `net(options)` with no path is the
 //! net shipped in the binary for the game played ([`crate::nn::shipped_net`]). `cpuct` and
 //! the rules' help (`quiet_leaves`, `rules_prior`, `rules_value`, [`crate::mcts::Guided`])
 //! are its play settings ([`PlaySettings`]): those the spec leaves out are the ones the
-//! net's file records it plays best with, if any; so is `blunder_check=D` (Xiangqi), the
-//! alpha-beta check of the move chosen ([`super::BlunderCheck`]). As an engine it is
-//! [`MctsPlayer`]'s (`go`, `Threads`, `Batch`).
+//! net's file records it plays best with, if any. As an engine it is [`MctsPlayer`]'s
+//! (`go`, `Threads`, `Batch`).
 
 use std::path::PathBuf;
 
-use super::blunder_check::Checkable;
 use super::mcts::MctsPlayer;
 use super::Player;
 use crate::game::Game;
@@ -22,7 +20,7 @@ use crate::nn::{Encoding, Inference, Net, NetEvaluator, NetSource};
 /// The player of a `net` spec: the net `source` names (of game `G`, any shape), searching
 /// under `config` with the `play` settings (what they leave open taken from the net's file),
 /// on `device` (`cpu`, or a GPU index in a build with a GPU backend).
-pub fn net_player<G: Encoding + Material + Checkable + Send + 'static>(
+pub fn net_player<G: Encoding + Material + Send + 'static>(
     source: &NetSource,
     config: &SearchConfig,
     play: PlaySettings,
@@ -30,15 +28,9 @@ pub fn net_player<G: Encoding + Material + Checkable + Send + 'static>(
     seed: u64,
 ) -> Result<Box<dyn Player<G>>, String> {
     let (net, info) = source.load::<G>().map_err(|e| e.to_string())?;
-    let play = play.or(info.provenance.play.unwrap_or_default());
-    let config = play.apply(config.clone());
+    let config = play.or(info.provenance.play.unwrap_or_default()).apply(config.clone());
     let evaluator = Guided::new(evaluator_on::<G>(&net, device)?, &config);
-    let depth = play.blunder_check.unwrap_or(0);
-    let player = MctsPlayer::new(spec_name(source, &config, depth), config, evaluator, seed);
-    Ok(match depth {
-        0 => Box::new(player),
-        depth => Box::new(player.with_check(G::blunder_check(depth)?)),
-    })
+    Ok(Box::new(MctsPlayer::new(spec_name(source, &config), config, evaluator, seed)))
 }
 
 /// The net `source` names (of game `G`, any shape) as an evaluator on `device` (`cpu`, or
@@ -66,12 +58,11 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
 }
 
 /// The spec text of a net player: `net(sims=N):PATH` (no `:PATH` for the shipped net),
-/// with the search options that are not the default (`cpuct=C`, …), `quiet_leaves=1`,
-/// `rules_prior=W` and `rules_value=W` when set, and `blunder_check=D` when `D` > 0.
-pub fn spec_name(source: &NetSource, config: &SearchConfig, blunder_check: u32) -> String {
+/// with the search options that are not the default (`cpuct=C`, …) and `quiet_leaves=1`,
+/// `rules_prior=W` and `rules_value=W` when set.
+pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
     // `cpuct` is among the search options already.
-    let help =
-        PlaySettings { c_puct: None, blunder_check: Some(blunder_check), ..PlaySettings::of(config) }.to_string();
+    let help = PlaySettings { c_puct: None, ..PlaySettings::of(config) }.to_string();
     let help = if help.is_empty() { help } else { format!(",{help}") };
     format!("net(sims={}{}{help}){source}", config.simulations, super::mcts::search_options(config))
 }
@@ -136,7 +127,7 @@ mod tests {
             ..SearchConfig::default()
         };
         let file = NetSource::File(PathBuf::from("n.safetensors"));
-        let text = spec_name(&file, &config, 0);
+        let text = spec_name(&file, &config);
         assert_eq!(text, "net(sims=200,cpuct=2,quiet_leaves=1,rules_prior=0.25,rules_value=0.5):n.safetensors");
         let (source, parsed, play, device) = parse(text.strip_prefix("net").unwrap(), &text).unwrap();
         assert_eq!((source, device), (file, "cpu".to_string()));
@@ -145,7 +136,7 @@ mod tests {
         let (_, _, open, _) = parse(":n.safetensors", "net:n.safetensors").unwrap();
         assert_eq!(open, PlaySettings::default());
         // No path: the shipped net, whose spec text has none either.
-        let shipped = spec_name(&NetSource::Shipped, &config, 0);
+        let shipped = spec_name(&NetSource::Shipped, &config);
         assert_eq!(shipped, "net(sims=200,cpuct=2,quiet_leaves=1,rules_prior=0.25,rules_value=0.5)");
         let (source, parsed, play, _) = parse(shipped.strip_prefix("net").unwrap(), &shipped).unwrap();
         assert_eq!((source, play.apply(parsed)), (NetSource::Shipped, config));
