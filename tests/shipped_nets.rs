@@ -8,7 +8,6 @@ use std::process::Command;
 
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::mcts::PlaySettings;
 use xiangqi_zero::nn::{shipped_net, NetInfo};
 use xiangqi_zero::players::{Playable, PlayerSpec};
 use xiangqi_zero::search::Limits;
@@ -35,8 +34,9 @@ fn check_shipped<G: Playable>() {
     let (training, _removed_keys) =
         Config::parse(p.training_config.as_deref().expect("its training config"), "shipped").unwrap();
     assert_eq!(p.run.as_deref(), Some(training.name.as_str()));
-    let trained_with = PlaySettings::of(&training.search.for_play(0)).to_string();
-    assert_eq!(p.play.map(|help| help.to_string()), Some(trained_with));
+    // The settings it plays best with: the rules' help it trained with, or what a match
+    // measured better (`export --play`); its player takes them (below).
+    let play = p.play.expect("the settings it plays best with");
     assert!(p.generation.is_some() && p.exported.is_some(), "{p:?}");
     assert!(p.hours.is_some_and(|hours| hours >= 0.0), "{p:?}");
     let commit = p.commit.as_deref().expect("the commit that trained it");
@@ -44,7 +44,7 @@ fn check_shipped<G: Playable>() {
 
     // It plays with the help it records, legal moves from the start.
     let mut player = G::player(&spec, 1).unwrap();
-    let help = p.play.unwrap().to_string();
+    let help = play.to_string();
     let options = if help.is_empty() { "sims=16".to_string() } else { format!("sims=16,{help}") };
     assert_eq!(player.name(), format!("net({options})"));
     let mut game = G::start();
