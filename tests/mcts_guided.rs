@@ -1,7 +1,7 @@
 //! The rules' help to a learned evaluator (`mcts::Guided`), on positions worked out by
 //! hand: the value read at the end of the settling captures, from the leaf's side to
 //! move, the settled material count mixed into the value, and the rules'
-//! capture-and-check priors mixed into the evaluator's.
+//! capture-and-check priors (and threats) mixed into the evaluator's.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -89,6 +89,39 @@ fn rules_priors_favour_taking_a_hanging_piece() {
         let best = mixed.iter().enumerate().filter(|&(i, _)| i != take).map(|(_, &p)| p).fold(0.0, f32::max);
         assert!(mixed[take] > best, "share {share}: the capture {} against {best}", mixed[take]);
     }
+}
+
+#[test]
+fn rules_threats_favour_the_moves_that_attack_a_loose_piece() {
+    // Red's horse on c3 reaches d5 or b5 (over an empty c4), from either of which it attacks
+    // Black's loose chariot on c7 (nothing of Black's guards it): a threat of 9 soldiers. Its
+    // six other moves and the king's two (e1, f0; d0 would face Black's king) threaten
+    // nothing.
+    let game = position("3k5/9/2r6/9/9/9/2N6/9/9/4K4 w - - 0 1");
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let names: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+    assert_eq!(names.len(), 10, "{names:?}");
+    let mut threats = vec![f32::NAN; moves.len()];
+    game.threats(&moves, &mut threats);
+    for (name, threat) in names.iter().zip(&threats) {
+        let expected = if name == "c3d5" || name == "c3b5" { 9.0 } else { 0.0 };
+        assert_eq!(*threat, expected, "{name}");
+    }
+    // With the rules' priors alone and half a weight per soldier threatened, each attacking
+    // move weighs 1 + 4.5 against 1 for each of the other eight: 5.5/19 and 1/19.
+    let priors = |rules_threats: f32| {
+        let config = SearchConfig { rules_prior: 1.0, rules_threats, ..SearchConfig::default() };
+        let mut batch = Batch::new();
+        batch.push(&game);
+        Guided::new(UniformEvaluator::new(), &config).evaluate(&mut batch);
+        batch.priors(0).to_vec()
+    };
+    for (name, prior) in names.iter().zip(priors(0.5)) {
+        let expected = if name == "c3d5" || name == "c3b5" { 5.5 / 19.0 } else { 1.0 / 19.0 };
+        assert!((prior - expected).abs() < 1e-6, "{name}: {prior} against {expected}");
+    }
+    assert!(priors(0.0).iter().all(|&prior| (prior - 0.1).abs() < 1e-6));
 }
 
 #[test]

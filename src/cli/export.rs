@@ -48,7 +48,8 @@ pub struct Args {
     #[arg(long, value_name = "N", requires = "checkpoint")]
     generation: Option<u32>,
     /// The settings the net plays best with, as `net` spec options (`cpuct=1`,
-    /// `quiet_leaves=1`, `rules_prior=W`, `rules_value=W`), where a match measured them;
+    /// `quiet_leaves=1`, `rules_prior=W`, `rules_value=W`, `rules_threats=T`), where a
+    /// match measured them;
     /// those left out stay as trained (the rules' help of its training config).
     #[arg(long, value_name = "OPTIONS", requires = "checkpoint", value_parser = parse_play)]
     play: Option<PlaySettings>,

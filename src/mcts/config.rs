@@ -110,6 +110,9 @@ pub struct SearchConfig {
     /// The share of the settled material count's value mixed into a network's value
     /// (0: the net's alone) ([`crate::mcts::Guided`]).
     pub rules_value: f32,
+    /// The rules' prior weight of a quiet move per soldier it newly threatens to win (0:
+    /// none; only with `rules_prior` > 0) ([`crate::mcts::Guided`]).
+    pub rules_threats: f32,
 }
 
 impl Default for SearchConfig {
@@ -145,6 +148,7 @@ impl Default for SearchConfig {
             quiet_leaves: false,
             rules_prior: 0.0,
             rules_value: 0.0,
+            rules_threats: 0.0,
         }
     }
 }
@@ -168,13 +172,14 @@ impl SearchConfig {
 
     /// The search a net trained under this (self-play) search plays with: the defaults
     /// of play, `simulations`, and the same help from the rules (quiet leaves, rules
-    /// priors and values) it learned under.
+    /// priors, values and threats) it learned under.
     pub fn for_play(&self, simulations: u32) -> SearchConfig {
         SearchConfig {
             simulations,
             quiet_leaves: self.quiet_leaves,
             rules_prior: self.rules_prior,
             rules_value: self.rules_value,
+            rules_threats: self.rules_threats,
             ..SearchConfig::default()
         }
     }
@@ -187,7 +192,7 @@ impl SearchConfig {
 
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 14] = [
+        let checks: [(bool, &str); 15] = [
             (self.simulations >= 1, "simulations must be at least 1"),
             ((1..=4096).contains(&self.batch_size), "batch_size must be 1 to 4096"),
             (self.c_puct > 0.0, "c_puct must be positive"),
@@ -202,6 +207,7 @@ impl SearchConfig {
             (self.max_nodes >= 2, "max_nodes must be at least 2"),
             ((0.0..=1.0).contains(&self.rules_prior), "rules_prior must be in [0, 1]"),
             ((0.0..=1.0).contains(&self.rules_value), "rules_value must be in [0, 1]"),
+            (self.rules_threats.is_finite() && self.rules_threats >= 0.0, "rules_threats must be 0 or more"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(format!("search config: {why}")),

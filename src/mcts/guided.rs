@@ -12,7 +12,10 @@
 //! - **Rules priors.** With `rules_prior` = w > 0 each leaf's priors are
 //!   `(1 − w)·net + w·rules`, the rules' share being [`Material::move_weights`] normalized
 //!   (captures by the victim's worth, checks): a young net's policy, trained on a few
-//!   thousand games, puts next to nothing on taking a piece left hanging.
+//!   thousand games, puts next to nothing on taking a piece left hanging. With
+//!   `rules_threats` = t > 0 a quiet move's weight also grows by t per soldier it newly
+//!   threatens to win ([`Material::threats`]): a fork, an attack on a loose piece — the
+//!   short tactics a young net's policy misses on both sides of the board.
 //! - **Rules value.** With `rules_value` = w > 0 each leaf's value is
 //!   `(1 − w)·net + w·material`, the material share being the settled material count's
 //!   value ([`super::MaterialEvaluator::settled`]): exact where the young net's estimate
@@ -30,6 +33,7 @@ pub struct Guided<G: Game, E> {
     quiet_leaves: bool,
     rules_prior: f32,
     rules_value: f32,
+    rules_threats: f32,
     /// The quiet positions of the leaves that have captures to settle.
     quiet: Batch<G>,
     /// For each of them: its leaf's index in the batch, and whether its side to move is
@@ -38,8 +42,9 @@ pub struct Guided<G: Game, E> {
     /// Each leaf's settled material balance, and one leaf's settling captures.
     balances: Vec<f32>,
     line: Vec<G::Move>,
-    /// One leaf's rules weights.
+    /// One leaf's rules weights, and its moves' threats.
     weights: Vec<f32>,
+    threats: Vec<f32>,
 }
 
 impl<G: Game, E> Guided<G, E> {
@@ -50,18 +55,21 @@ impl<G: Game, E> Guided<G, E> {
             quiet_leaves: config.quiet_leaves,
             rules_prior: config.rules_prior,
             rules_value: config.rules_value,
+            rules_threats: config.rules_threats,
             quiet: Batch::new(),
             leaves: Vec::new(),
             balances: Vec::new(),
             line: Vec::new(),
             weights: Vec::new(),
+            threats: Vec::new(),
         }
     }
 }
 
 impl<G: Material, E: Evaluator<G>> Guided<G, E> {
     /// The rules' help to every leaf's priors: the `rules_prior` share of the leaf's
-    /// normalized weights mixed into its normalized priors.
+    /// normalized weights (with `rules_threats` per soldier threatened) mixed into its
+    /// normalized priors.
     fn help_priors(&mut self, batch: &mut Batch<G>) {
         let share = self.rules_prior;
         for i in 0..batch.len() {
@@ -71,6 +79,13 @@ impl<G: Material, E: Evaluator<G>> Guided<G, E> {
             }
             self.weights.resize(moves.len(), 0.0);
             game.move_weights(moves, &mut self.weights);
+            if self.rules_threats > 0.0 {
+                self.threats.resize(moves.len(), 0.0);
+                game.threats(moves, &mut self.threats);
+                for (weight, threat) in self.weights.iter_mut().zip(&self.threats) {
+                    *weight += self.rules_threats * threat;
+                }
+            }
             // All-zero priors count as uniform (see `Batch`).
             if priors.iter().all(|&p| p <= 0.0) {
                 priors.fill(1.0);

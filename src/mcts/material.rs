@@ -25,6 +25,16 @@ pub trait Material: Game {
     /// quiet move, more for captures of valuable pieces and for checks.
     fn move_weights(&self, moves: &[Self::Move], out: &mut [f32]);
 
+    /// What each of `moves` newly threatens to win, in soldiers, into `out`: the material
+    /// the mover would gain by the settling captures if the opponent passed, beyond what it
+    /// could gain before the move (at most a chariot). 0 for captures and checks (the
+    /// weights already favour them), and for every move of a game without a settling
+    /// search (Banqi), the default.
+    fn threats(&self, moves: &[Self::Move], out: &mut [f32]) {
+        debug_assert_eq!(moves.len(), out.len());
+        out.fill(0.0);
+    }
+
     /// [`Material::settled_material`], with the captures along its search's principal line
     /// into `line` (cleared first), stopping where standing pat is best or the side to move
     /// is in check: the way to the quiet position whose balance it counts. The line is empty
@@ -124,6 +134,23 @@ impl Material for Xiangqi {
         }
     }
 
+    fn threats(&self, moves: &[xiangqi::Move], out: &mut [f32]) {
+        let board = self.board();
+        let them = board.side_to_move().opponent();
+        let before = if board.in_check(board.side_to_move()) { 0.0 } else { capture_gain(board) };
+        for (mv, threat) in moves.iter().zip(out.iter_mut()) {
+            *threat = 0.0;
+            if board.piece_at(mv.to).is_some() {
+                continue;
+            }
+            let mut after = *board;
+            after.play(*mv);
+            if !after.in_check(them) {
+                *threat = (capture_gain(&after.passed()) - before).clamp(0.0, MAX_THREAT);
+            }
+        }
+    }
+
     fn settled_material(&self) -> f32 {
         settle(self.board(), xiangqi_balance(self.board()), -MATED, MATED, 0).0
     }
@@ -148,6 +175,15 @@ impl Material for Xiangqi {
 const MATED: f32 = 1000.0;
 /// How deep a chain of exchanges (and check evasions) is followed.
 const SETTLE_PLIES: usize = 16;
+
+/// The largest threat counted, in soldiers: a chariot (a mate by captures counts no more).
+const MAX_THREAT: f32 = 9.0;
+
+/// What the side to move of `board` gains by the settling captures, in soldiers.
+fn capture_gain(board: &xiangqi::Board) -> f32 {
+    let balance = xiangqi_balance(board);
+    settle(board, balance, -MATED, MATED, 0).0 - balance
+}
 
 /// The material balance of `board` from the side to move's view, in soldiers.
 fn xiangqi_balance(board: &xiangqi::Board) -> f32 {

@@ -1,6 +1,7 @@
 //! The settings a net plays best with: its exploration constant (`cpuct=C`) and the rules'
-//! help it searches with ([`super::Guided`]: `quiet_leaves=1,rules_prior=W,rules_value=W`,
-//! named as the config's `[search]` keys), written as a net spec's options, each one given
+//! help it searches with ([`super::Guided`]:
+//! `quiet_leaves=1,rules_prior=W,rules_value=W,rules_threats=T`, named as the config's
+//! `[search]` keys), written as a net spec's options, each one given
 //! or left open: what a spec asks for, and what a shipped net records it plays best with,
 //! the one filling in what the other leaves open.
 
@@ -20,6 +21,8 @@ pub struct PlaySettings {
     pub rules_prior: Option<f32>,
     /// [`SearchConfig::rules_value`].
     pub rules_value: Option<f32>,
+    /// [`SearchConfig::rules_threats`].
+    pub rules_threats: Option<f32>,
 }
 
 impl PlaySettings {
@@ -30,14 +33,16 @@ impl PlaySettings {
             quiet_leaves: Some(config.quiet_leaves),
             rules_prior: Some(config.rules_prior),
             rules_value: Some(config.rules_value),
+            rules_threats: Some(config.rules_threats),
         }
     }
 
-    /// Reads the option `key=value` when `key` is one of the four (`Ok(true)`); `Ok(false)`
+    /// Reads the option `key=value` when `key` is one of the five (`Ok(true)`); `Ok(false)`
     /// for any other key, an error for a value out of place.
     pub fn read_option(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key {
             "cpuct" => self.c_puct = Some(non_negative(key, value)?),
+            "rules_threats" => self.rules_threats = Some(non_negative(key, value)?),
             "quiet_leaves" => {
                 self.quiet_leaves = Some(match value {
                     "1" => true,
@@ -67,6 +72,7 @@ impl PlaySettings {
             quiet_leaves: self.quiet_leaves.or(fallback.quiet_leaves),
             rules_prior: self.rules_prior.or(fallback.rules_prior),
             rules_value: self.rules_value.or(fallback.rules_value),
+            rules_threats: self.rules_threats.or(fallback.rules_threats),
         }
     }
 
@@ -78,12 +84,13 @@ impl PlaySettings {
             quiet_leaves: self.quiet_leaves.unwrap_or(false),
             rules_prior: self.rules_prior.unwrap_or(0.0),
             rules_value: self.rules_value.unwrap_or(0.0),
+            rules_threats: self.rules_threats.unwrap_or(0.0),
             ..config
         }
     }
 }
 
-/// The number of option `key=value`, finite and 0 or more (`cpuct`, `fpu`).
+/// The number of option `key=value`, finite and 0 or more (`cpuct`, `fpu`, `rules_threats`).
 pub(crate) fn non_negative(key: &str, value: &str) -> Result<f32, String> {
     let number = value.parse::<f32>().ok().filter(|x| x.is_finite() && *x >= 0.0);
     number.ok_or(format!("`{key}` needs a number of 0 or more, not `{value}`"))
@@ -109,14 +116,14 @@ impl PlaySettings {
 impl FromStr for PlaySettings {
     type Err = String;
 
-    /// `cpuct=1,quiet_leaves=1,rules_prior=0.5,…`: the four options alone, any of them left
+    /// `cpuct=1,quiet_leaves=1,rules_prior=0.5,…`: the five options alone, any of them left
     /// out.
     fn from_str(text: &str) -> Result<PlaySettings, String> {
         let mut settings = PlaySettings::default();
         for part in text.split(',').filter(|part| !part.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| format!("expected key=value, found `{part}`"))?;
             if !settings.read_option(key.trim(), value.trim())? {
-                return Err(format!("unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value)", key.trim()));
+                return Err(format!("unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value, rules_threats)", key.trim()));
             }
         }
         Ok(settings)
@@ -125,8 +132,8 @@ impl FromStr for PlaySettings {
 
 impl fmt::Display for PlaySettings {
     /// The settings that differ from a plain search, as options: `cpuct=1` when not the
-    /// default, then the help that is on, `quiet_leaves=1,rules_prior=0.5,rules_value=0.5`
-    /// (empty for none).
+    /// default, then the help that is on,
+    /// `quiet_leaves=1,rules_prior=0.5,rules_value=0.5,rules_threats=0.5` (empty for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut options = Vec::new();
         if let Some(c) = self.c_puct.filter(|&c| c != SearchConfig::default().c_puct) {
@@ -140,6 +147,9 @@ impl fmt::Display for PlaySettings {
         }
         if let Some(share) = self.rules_value.filter(|&share| share > 0.0) {
             options.push(format!("rules_value={share}"));
+        }
+        if let Some(weight) = self.rules_threats.filter(|&weight| weight > 0.0) {
+            options.push(format!("rules_threats={weight}"));
         }
         f.write_str(&options.join(","))
     }
@@ -167,6 +177,11 @@ mod tests {
         assert_eq!(tuned.apply(SearchConfig::default()).c_puct, 0.8);
         assert_eq!(PlaySettings::of(&SearchConfig::default()).to_string(), "");
         assert_eq!("cpuct=-1".parse::<PlaySettings>().unwrap_err(), "`cpuct` needs a number of 0 or more, not `-1`");
+        // Threats weigh per soldier, so they may exceed 1; they read back too.
+        let threats: PlaySettings = "rules_prior=0.5,rules_threats=1.5".parse().unwrap();
+        assert_eq!(threats.to_string(), "rules_prior=0.5,rules_threats=1.5");
+        assert_eq!(threats.apply(SearchConfig::default()).rules_threats, 1.5);
+        assert_eq!(threats.or(help).apply(SearchConfig::default()).rules_value, 0.5);
     }
 
     #[test]

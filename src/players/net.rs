@@ -1,10 +1,11 @@
 //! `net:` — a trained network searched by MCTS as a player: `net:PATH` or
-//! `net(sims=N,batch=B,root=puct|gumbel,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`,
+//! `net(sims=N,batch=B,root=puct|gumbel,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W,rules_threats=T):PATH`,
 //! the net read from a safetensors file our `train` or `export` wrote (its game, shape and
 //! encoding version checked), evaluated by our CPU forward pass, or by burn on GPU `N` in
 //! a build with `--features cuda` or `wgpu`; `net` or `net(options)` with no path is the
 //! net shipped in the binary for the game played ([`crate::nn::shipped_net`]). `cpuct` and
-//! the rules' help (`quiet_leaves`, `rules_prior`, `rules_value`, [`crate::mcts::Guided`])
+//! the rules' help (`quiet_leaves`, `rules_prior`, `rules_value`, `rules_threats`,
+//! [`crate::mcts::Guided`])
 //! are its play settings ([`PlaySettings`]): those the spec leaves out are the ones the
 //! net's file records it plays best with, if any. As an engine it is [`MctsPlayer`]'s
 //! (`go`, `Threads`, `Batch`).
@@ -59,7 +60,7 @@ pub fn net_opinion<G: Game>(evaluator: &mut impl Evaluator<G>, game: &G) -> (Wdl
 
 /// The spec text of a net player: `net(sims=N):PATH` (no `:PATH` for the shipped net),
 /// with the search options that are not the default (`cpuct=C`, …) and `quiet_leaves=1`,
-/// `rules_prior=W` and `rules_value=W` when set.
+/// `rules_prior=W`, `rules_value=W` and `rules_threats=T` when set.
 pub fn spec_name(source: &NetSource, config: &SearchConfig) -> String {
     // `cpuct` is among the search options already.
     let help = PlaySettings { c_puct: None, ..PlaySettings::of(config) }.to_string();

@@ -5,11 +5,12 @@
 //! - `mcts[:sims=N][,eval=uniform|material|settled][,batch=B][,root=puct|gumbel][,cpuct=C][,fpu=F]`
 //!   — Monte Carlo tree search with a built-in evaluator (800 simulations and `material` by
 //!   default);
-//! - `net:PATH` or `net(sims=N,batch=B,root=…,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W):PATH`
+//! - `net:PATH` or `net(sims=N,batch=B,root=…,cpuct=C,fpu=F,device=cpu|N,quiet_leaves=1,rules_prior=W,rules_value=W,rules_threats=T):PATH`
 //!   — a trained network (safetensors from `train`) searched by MCTS (800 simulations by
 //!   default), with the rules' help when asked (`quiet_leaves`: values at quiet positions;
 //!   `rules_prior`: the share of the rules' capture-and-check priors; `rules_value`: the
-//!   share of the settled material count in the value) or, where the spec leaves it out, as
+//!   share of the settled material count in the value; `rules_threats`: the rules' prior
+//!   weight per soldier a quiet move threatens to win) or, where the spec leaves it out, as
 //!   the net's file records it plays best; `net` or `net(options)` alone is the net shipped
 //!   for the game;
 //! - `uci:COMMAND`, `ucci:COMMAND`, or with options
