@@ -123,7 +123,10 @@ impl FromStr for PlaySettings {
         for part in text.split(',').filter(|part| !part.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| format!("expected key=value, found `{part}`"))?;
             if !settings.read_option(key.trim(), value.trim())? {
-                return Err(format!("unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value, rules_threats)", key.trim()));
+                return Err(format!(
+                    "unknown option `{}` (cpuct, quiet_leaves, rules_prior, rules_value, rules_threats)",
+                    key.trim()
+                ));
             }
         }
         Ok(settings)
