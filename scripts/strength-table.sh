@@ -65,8 +65,8 @@ for opponent in $opponents; do
   match "$i" "net(sims=$sims):$net" "$opponent" "as its file records"
 done
 # A net that records no rules' help played its rows bare already.
-if "$binary" export --info "$net" | grep "^plays best with:" | grep -q "quiet_leaves\|rules_prior\|rules_value"; then
-  match bare "net(sims=$sims,quiet_leaves=0,rules_prior=0,rules_value=0):$net" alphabeta:depth=1 "without the rules' help"
+if "$binary" export --info "$net" | grep "^plays best with:" | grep -q "quiet_leaves\|rules_prior\|rules_value\|rules_threats"; then
+  match bare "net(sims=$sims,quiet_leaves=0,rules_prior=0,rules_value=0,rules_threats=0):$net" alphabeta:depth=1 "without the rules' help"
 else
   echo "the net records no rules' help: its rows above are its bare ones" >&2
 fi
