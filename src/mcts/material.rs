@@ -146,7 +146,7 @@ impl Material for Xiangqi {
             let mut after = *board;
             after.play(*mv);
             if !after.in_check(them) {
-                *threat = (capture_gain(&after.passed()) - before).clamp(0.0, MAX_THREAT);
+                *threat = threat_gain(&after.passed(), before);
             }
         }
     }
@@ -183,6 +183,15 @@ const MAX_THREAT: f32 = 9.0;
 fn capture_gain(board: &xiangqi::Board) -> f32 {
     let balance = xiangqi_balance(board);
     settle(board, balance, -MATED, MATED, 0).0 - balance
+}
+
+/// What the side to move of `board` gains by the settling captures beyond `floor`, in
+/// soldiers, clamped to `0..=MAX_THREAT`: [`capture_gain`] searched only within the window
+/// that the clamp keeps, which cuts most of a quiet move's search short.
+fn threat_gain(board: &xiangqi::Board, floor: f32) -> f32 {
+    let balance = xiangqi_balance(board);
+    let window = (balance + floor, balance + floor + MAX_THREAT);
+    (settle(board, balance, window.0, window.1, 0).0 - balance - floor).clamp(0.0, MAX_THREAT)
 }
 
 /// The material balance of `board` from the side to move's view, in soldiers.
@@ -279,5 +288,40 @@ impl Material for Banqi {
             let captured = if mv.is_in_place() { None } else { board.piece_at(mv.to) };
             *weight = 1.0 + captured.map_or(0.0, |victim| 2.0 * CAPTURE_WEIGHT * banqi_value(victim.kind()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::splitmix::splitmix64;
+
+    #[test]
+    fn the_windowed_threat_search_gives_the_full_search_clamped() {
+        // Positions along games of random legal moves from the start, captures and all.
+        let (mut state, mut checked, mut winning) = (7, 0, 0);
+        while checked < 3000 {
+            let mut board = xiangqi::Board::start();
+            for _ in 0..150 {
+                let mut moves = xiangqi::MoveList::new();
+                board.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let random;
+                (state, random) = splitmix64(state);
+                board.play(moves[(random % moves.len() as u64) as usize]);
+                if board.in_check(board.side_to_move()) {
+                    continue;
+                }
+                let full = capture_gain(&board);
+                for floor in [0.0, 1.0, 2.5, 4.0] {
+                    assert_eq!(threat_gain(&board, floor), (full - floor).clamp(0.0, MAX_THREAT), "{floor}");
+                }
+                checked += 1;
+                winning += usize::from(full > 1.0);
+            }
+        }
+        assert!(winning > 300, "only {winning} positions with more than a soldier to win");
     }
 }
