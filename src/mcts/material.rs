@@ -187,7 +187,7 @@ fn capture_gain(board: &xiangqi::Board) -> f32 {
 
 /// What the side to move of `board` gains by the settling captures beyond `floor`, in
 /// soldiers, clamped to `0..=MAX_THREAT`: [`capture_gain`] searched only within the window
-/// that the clamp keeps, which cuts most of a quiet move's search short.
+/// that the clamp keeps, so that lines sure to be clamped are cut short.
 fn threat_gain(board: &xiangqi::Board, floor: f32) -> f32 {
     let balance = xiangqi_balance(board);
     let window = (balance + floor, balance + floor + MAX_THREAT);
