@@ -293,24 +293,26 @@ impl Material for Banqi {
 
 #[cfg(test)]
 mod tests {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
     use super::*;
-    use crate::game::splitmix::splitmix64;
 
     #[test]
     fn the_windowed_threat_search_gives_the_full_search_clamped() {
         // Positions along games of random legal moves from the start, captures and all.
-        let (mut state, mut checked, mut winning) = (7, 0, 0);
+        let mut rng = StdRng::seed_from_u64(7);
+        let (mut checked, mut winning) = (0, 0);
         while checked < 3000 {
             let mut board = xiangqi::Board::start();
+            let mut moves = xiangqi::MoveList::new();
             for _ in 0..150 {
-                let mut moves = xiangqi::MoveList::new();
+                moves.clear();
                 board.legal_moves(&mut moves);
                 if moves.is_empty() {
                     break;
                 }
-                let random;
-                (state, random) = splitmix64(state);
-                board.play(moves[(random % moves.len() as u64) as usize]);
+                board.play(moves[rng.random_range(0..moves.len())]);
                 if board.in_check(board.side_to_move()) {
                     continue;
                 }
