@@ -44,7 +44,8 @@ pub struct Args {
     device: Option<String>,
     /// Start a new run from this trained net (a file, or `shipped` for the game's shipped
     /// net) instead of random weights: the run goes on from its generation and hours, with
-    /// no bootstrap, a fresh optimiser and an empty replay window.
+    /// no bootstrap, a fresh optimiser and an empty replay window. A net with a smaller
+    /// trunk than the config's is grown to it first, computing what it did.
     #[arg(long, value_name = "NET", conflicts_with = "games_from")]
     from: Option<String>,
     /// Start a new run from another run's games (a run directory of the same game): they

@@ -25,7 +25,9 @@ impl Net {
                 return Err(AverageError(format!("a net {} among nets {}", net.config, first.config)));
             }
             for (tensor, sum) in net.collect(None, None, false).iter().zip(&mut sums) {
-                sum.iter_mut().zip(values(tensor)?).for_each(|(sum, value)| *sum += f64::from(value));
+                sum.iter_mut()
+                    .zip(values(tensor).map_err(AverageError)?)
+                    .for_each(|(sum, value)| *sum += f64::from(value));
             }
         }
         let count = (1 + others.len()) as f64;
@@ -43,10 +45,10 @@ impl Net {
     }
 }
 
-/// A collected tensor's values (every tensor of a net is f32).
-fn values(tensor: &burn::store::burn_pack::Tensor) -> Result<Vec<f32>, AverageError> {
-    let data = to_data(tensor).map_err(|e| AverageError(format!("{}: {e}", tensor.name)))?;
-    data.try_into_vec::<f32>().map_err(|e| AverageError(format!("{}: {e:?}", tensor.name)))
+/// A collected tensor's values (every tensor of a net is f32), or why not, naming it.
+pub(super) fn values(tensor: &burn::store::burn_pack::Tensor) -> Result<Vec<f32>, String> {
+    let data = to_data(tensor).map_err(|e| format!("{}: {e}", tensor.name))?;
+    data.try_into_vec::<f32>().map_err(|e| format!("{}: {e:?}", tensor.name))
 }
 
 #[cfg(test)]

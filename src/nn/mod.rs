@@ -14,7 +14,8 @@
 //! - [`NetEvaluator`]: the net as the search's evaluator, over our CPU forward pass or
 //!   burn's on a GPU ([`Inference`]).
 //! - [`onnx::model`] writes a [`Net`] as an ONNX model, for ONNX Runtime and other programs.
-//! - [`Net::average`] is the mean of several nets (stochastic weight averaging).
+//! - [`Net::average`] is the mean of several nets (stochastic weight averaging);
+//!   [`Net::grow`] a larger net computing what a smaller one does (Net2Net).
 //! - [`shipped_net`]: the nets that ship in the binary; [`NetSource`]: a file or one of them.
 //! - [`policy`] turns logits into probabilities over legal moves and win/draw/loss.
 
@@ -29,6 +30,7 @@ mod encoding;
 mod evaluator;
 mod fast;
 mod flex_data;
+mod grow;
 pub mod info;
 mod labels;
 pub mod loss;
@@ -42,6 +44,7 @@ pub use average::AverageError;
 pub use encoding::{transform_planes, transform_policy, Encoding};
 pub use evaluator::{Inference, NetEvaluator};
 pub use fast::{bf16, CpuNet};
+pub use grow::GrowError;
 pub use info::{NetInfo, Provenance, ENCODING_VERSION};
 pub use model::{Net, NetConfig, NetOutput, PolicyHead, PolicyLayers};
 pub use shipped::{shipped_net, NetSource};

@@ -1,5 +1,6 @@
 //! How a new run starts when it does not start from random weights and the material
-//! count's bootstrap: from a trained net of its own shape (`train --from`), or from another
+//! count's bootstrap: from a trained net of its own shape or grown to it (`train --from`,
+//! [`Net::grow`]), or from another
 //! run's games (`train --games-from`), on which a net of the config's shape — a larger one,
 //! say — first trains before it plays. The second is KataGo's way of moving a run to a
 //! bigger net: the new net learns the old run's search targets instead of replaying its
@@ -18,14 +19,15 @@ use super::run::bar;
 use super::run_dir::{RunDir, RunState};
 use super::run_error::{fail, RunError};
 use super::{Trainer, Window};
-use crate::nn::{Net, NetSource};
+use crate::nn::{Net, NetConfig, NetSource};
 use crate::selfplay::SampleShape;
 use crate::storage;
 
 /// What a new run starts from, instead of random weights and a bootstrap.
 #[derive(Clone, Copy)]
 pub enum Start<'a> {
-    /// A trained net of the config's shape: the run goes on from the generation and
+    /// A trained net of the config's shape, or of a smaller trunk with the same heads,
+    /// grown to the config's ([`Net::grow`]): the run goes on from the generation and
     /// hours its file records, with a fresh optimiser and an empty replay window.
     Net(&'a NetSource),
     /// Another run of the same game: its shards are copied into the new run's `games/`,
@@ -54,20 +56,31 @@ pub(super) fn start<G: TrainableGame>(
     }
 }
 
-/// The net `start`, which must have the config's shape, as the net of its own
+/// The net `start`, of the config's shape or grown to it, as the net of its own
 /// generation, with its hours of training (both as its file records them, else 0).
 fn from_net<G: TrainableGame>(
     config: &Config,
     start: &NetSource,
     autodiff: &Device,
 ) -> Result<(Net, RunState), RunError> {
-    let (net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
+    let (mut net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
     let shape = config.network.net_config::<G>();
-    if info.config != shape {
+    let (blocks, channels) = (shape.blocks, shape.channels);
+    let grows = NetConfig { blocks, channels, ..info.config } == shape
+        && blocks >= info.config.blocks
+        && channels >= info.config.channels;
+    if info.config != shape && !grows {
         return Err(RunError(format!(
             "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
-            info.config.blocks, info.config.channels, shape.blocks, shape.channels
+            info.config.blocks, info.config.channels, blocks, channels
         )));
+    }
+    if info.config != shape {
+        net = net.grow(blocks, channels, config.seed).map_err(fail)?;
+        println!(
+            "  the {}×{} net{start} grows to {blocks}×{channels}, computing what it did (Net2Net)",
+            info.config.blocks, info.config.channels
+        );
     }
     let generation = info.provenance.generation.unwrap_or(0);
     let hours = info.provenance.hours.unwrap_or(0.0);
