@@ -446,10 +446,23 @@ fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     let state = dir.read_state().unwrap().unwrap();
     assert_eq!((state.first, state.generation), (2, 4));
 
-    // It starts runs only, and only of its own shape.
+    // It starts runs only, and of its own shape or a larger one, never a smaller.
     assert_fails(&train(&from), &["--from starts a new run", "second"]);
     let third = first.with_file_name("third").display().to_string();
     assert_fails(&train(&["--config", path(&config), "--run", &third, "--from", "shipped"]), &["4×32", "2×16"]);
+
+    // A config of a larger trunk grows the net first, and the grown net plays on.
+    let larger = config.with_file_name("larger.toml");
+    let text_of = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&larger, text_of.replace("blocks = 2\nchannels = 16", "blocks = 3\nchannels = 24")).unwrap();
+    let fourth = first.with_file_name("fourth");
+    let output =
+        train(&["--config", path(&larger), "--run", path(&fourth), "--from", path(&net), "--generations", "3"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("2×16 net") && stdout.contains("grows to 3×24") && stdout.contains("gen0003:"), "{stdout}");
+    let grown = Net::load::<Xiangqi>(&RunDir::new(&fourth).model(2), None, &burn::tensor::Device::flex()).unwrap();
+    assert_eq!(grown.config, NetConfig::new::<Xiangqi>(3, 24));
 }
 
 #[test]
