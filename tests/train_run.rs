@@ -411,6 +411,16 @@ fn averaged_generations_publish_the_mean_and_resume_from_the_trainers_own() {
     }
 }
 
+/// The micro config at `config` with a 3×24 net and no random first net on its ladder,
+/// written beside it as `larger.toml`.
+fn larger_config(config: &Path) -> PathBuf {
+    let larger = config.with_file_name("larger.toml");
+    let text = std::fs::read_to_string(config).unwrap();
+    let text = text.replace("blocks = 2\nchannels = 16", "blocks = 3\nchannels = 24").replace(", \"gen0000\"", "");
+    std::fs::write(&larger, text).unwrap();
+    larger
+}
+
 #[test]
 fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     let (first, config) = setup("from", &micro_config("xiangqi", 4).replace("every = 1", "every = 0"));
@@ -452,9 +462,7 @@ fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     assert_fails(&train(&["--config", path(&config), "--run", &third, "--from", "shipped"]), &["4×32", "2×16"]);
 
     // A config of a larger trunk grows the net first, and the grown net plays on.
-    let larger = config.with_file_name("larger.toml");
-    let text_of = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&larger, text_of.replace("blocks = 2\nchannels = 16", "blocks = 3\nchannels = 24")).unwrap();
+    let larger = larger_config(&config);
     let fourth = first.with_file_name("fourth");
     let output =
         train(&["--config", path(&larger), "--run", path(&fourth), "--from", path(&net), "--generations", "3"]);
@@ -474,11 +482,8 @@ fn a_run_from_another_runs_games_trains_a_larger_net_on_them_first() {
     let shards = assert_shards_readable::<Xiangqi>(&first);
 
     // A 3×24 net, no random first net on its ladder: it goes on from generation 2.
-    let larger = config.with_file_name("larger.toml");
+    let larger = larger_config(&config);
     let text_of = std::fs::read_to_string(&config).unwrap();
-    let larger_config =
-        text_of.replace("blocks = 2\nchannels = 16", "blocks = 3\nchannels = 24").replace(", \"gen0000\"", "");
-    std::fs::write(&larger, larger_config).unwrap();
     let second = first.with_file_name("second");
     let args = ["--config", path(&larger), "--run", path(&second), "--games-from", path(&first), "--generations", "3"];
     let output = train(&args);

@@ -66,8 +66,9 @@ enum Role<'a> {
     /// A per-channel tensor (batch-norm) of a layer whose outputs follow the map.
     Channels(&'a ChannelMap),
     /// The attention head's query or key weight (`bias` false) or bias, reading the trunk
-    /// along `inputs`: old dimensions scaled by `scale`, new ones `zero` or left as drawn.
-    Attention { inputs: &'a ChannelMap, scale: f32, zero: bool, bias: bool },
+    /// along `inputs`. A query's old dimensions are scaled by `query_scale` and its new ones
+    /// set to zero; a key's (`None`) old dimensions are copied and its new ones left as drawn.
+    Attention { inputs: &'a ChannelMap, query_scale: Option<f32>, bias: bool },
     /// Copied as it is.
     Same,
     /// Left as `Net::new` drew it (a new block's layers), or set to zero.
@@ -114,9 +115,8 @@ impl Plan {
                 same(Role::Conv { out: None, inputs: Some(&self.trunk) })
             }
             ["policy_attention", which, field] => {
-                let zero = *which == "query";
-                let scale = if zero { self.scale } else { 1.0 };
-                same(Role::Attention { inputs: &self.trunk, scale, zero, bias: *field == "bias" })
+                let query_scale = (*which == "query").then_some(self.scale);
+                same(Role::Attention { inputs: &self.trunk, query_scale, bias: *field == "bias" })
             }
             _ => same(Role::Same),
         }
@@ -151,15 +151,15 @@ impl Role<'_> {
                     }
                 }
             }
-            Role::Attention { inputs, scale, zero, bias } => {
+            Role::Attention { inputs, query_scale, bias } => {
                 // A bias is a weight of one input.
                 let (old_in, new_in) = if bias { (1, 1) } else { (shape[1], target[1]) };
                 for (d, row) in out.chunks_mut(new_in).enumerate() {
                     for (i, v) in row.iter_mut().enumerate() {
                         if d < shape[0] {
                             let (i_old, share) = if bias { (0, 1.0) } else { (inputs.source[i], inputs.share[i]) };
-                            *v = values[d * old_in + i_old] * share * scale;
-                        } else if zero {
+                            *v = values[d * old_in + i_old] * share * query_scale.unwrap_or(1.0);
+                        } else if query_scale.is_some() {
                             *v = 0.0;
                         }
                     }

@@ -69,13 +69,13 @@ fn from_net<G: TrainableGame>(
     let grows = NetConfig { blocks, channels, ..info.config } == shape
         && blocks >= info.config.blocks
         && channels >= info.config.channels;
-    if info.config != shape && !grows {
-        return Err(RunError(format!(
-            "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
-            info.config.blocks, info.config.channels, blocks, channels
-        )));
-    }
     if info.config != shape {
+        if !grows {
+            return Err(RunError(format!(
+                "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
+                info.config.blocks, info.config.channels, blocks, channels
+            )));
+        }
         net = net.grow(blocks, channels, config.seed).map_err(fail)?;
         println!(
             "  the {}×{} net{start} grows to {blocks}×{channels}, computing what it did (Net2Net)",
