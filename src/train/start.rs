@@ -66,10 +66,10 @@ fn from_net<G: TrainableGame>(
     let (mut net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
     let shape = config.network.net_config::<G>();
     let (blocks, channels) = (shape.blocks, shape.channels);
-    let grows = NetConfig { blocks, channels, ..info.config } == shape
-        && blocks >= info.config.blocks
-        && channels >= info.config.channels;
     if info.config != shape {
+        let grows = NetConfig { blocks, channels, ..info.config } == shape
+            && blocks >= info.config.blocks
+            && channels >= info.config.channels;
         if !grows {
             return Err(RunError(format!(
                 "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
