@@ -12,6 +12,13 @@
 #   SEED=2 RUN=checkpoints/lc-seed2 scripts/learning-check.sh xiangqi 30   # another seed
 #   GENERATIONS=18 scripts/learning-check.sh xiangqi 90 40   # a fixed number of generations
 #                                            # (the same run on a machine busy with other work)
+#   scripts/learning-check.sh gauge          # the 2-hour gauge (below)
+#
+# The gauge (`gauge [MINUTES [GAMES]]`, 120 minutes and 108 games unless given): the default
+# long recipe (configs/xiangqi-small.toml) from scratch, its final net then played head to
+# head against the shipped net (assets/nets/xiangqi.safetensors) at 800 simulations a side,
+# each side with its own play settings: the one figure a change of recipe is judged by
+# (docs/learning.md). Its run goes to checkpoints/gauge/ unless RUN= says.
 #
 # The config is configs/GAME-tiny.toml (CONFIG= another), its `seed` replaced by SEED when
 # given (self-play's noise and move choices: one seed's result is one sample of the
@@ -19,8 +26,15 @@
 # match games to its eval-final/ directory.
 set -euo pipefail
 
-game=${1:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
-minutes=${2:?usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES]}
+usage="usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES], or gauge [MINUTES [GAMES]]"
+game=${1:?$usage}
+gauge=""
+if [ "$game" = gauge ]; then
+  gauge=1 game=xiangqi
+  set -- gauge "${2:-120}" "${3:-108}"
+  CONFIG=${CONFIG:-configs/xiangqi-small.toml} SIMS=${SIMS:-800} RUN=${RUN:-checkpoints/gauge}
+fi
+minutes=${2:?$usage}
 # 108 games: Xiangqi's 54 built-in openings, each with both colours. Two deterministic
 # players replay the same game from the same opening, so that is as many distinct games as
 # a match between nets has; 40 gave intervals of ±100 Elo, too wide to tell a net from
@@ -29,10 +43,11 @@ games=${3:-108}
 budgets=${SIMS:-800 100}
 config=${CONFIG:-configs/$game-tiny.toml}
 run=${RUN:-checkpoints/learning-check-$game}
-bin=target/release/xiangqi-zero
+# BIN= another build of xiangqi-zero (a copy kept apart while the tree is rebuilt).
+bin=${BIN:-target/release/xiangqi-zero}
 
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi
 rm -rf "$run"
 mkdir -p "$run"
 # The config without evaluations during the run (all the time goes to training): a
@@ -62,15 +77,24 @@ rules=$(sed -n 's/^rules_prior *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$rules" ]; then help+=",rules_prior=$rules"; fi
 material=$(sed -n 's/^rules_value *= *\([0-9.]*\).*/\1/p' "$config")
 if [ -n "$material" ]; then help+=",rules_value=$material"; fi
+# The gauge plays its net with the settings the shipped net records it plays best with, so
+# that the two nets differ in their weights alone.
+if [ -n "$gauge" ]; then
+  help=$("$bin" export --info assets/nets/xiangqi.safetensors | sed -n 's/^plays best with: net(\(.*\))$/,\1/p')
+fi
 final=$(printf '%s/models/gen%04d.safetensors' "$run" "$generation")
 bootstrap=$(sed -n 's/^bootstrap_generations *= *\([0-9]*\).*/\1/p' "$config")
 for sims in $budgets; do
   # The two matches the issue's marks read come first; generation 0 last.
   opponents=()
-  if [ -n "$bootstrap" ] && [ "$bootstrap" -gt 0 ] && [ "$bootstrap" -lt "$generation" ]; then
+  if [ -n "$gauge" ]; then
+    opponents=("net(sims=$sims):assets/nets/xiangqi.safetensors")
+  elif [ -n "$bootstrap" ] && [ "$bootstrap" -gt 0 ] && [ "$bootstrap" -lt "$generation" ]; then
     opponents+=("net(sims=$sims$help):$(printf '%s/models/gen%04d.safetensors' "$run" "$bootstrap")")
   fi
-  opponents+=("alphabeta:depth=1" "net(sims=$sims$help):$run/models/gen0000.safetensors")
+  if [ -z "$gauge" ]; then
+    opponents+=("alphabeta:depth=1" "net(sims=$sims$help):$run/models/gen0000.safetensors")
+  fi
   echo
   echo "final net: $final (generation $generation), $sims simulations per move"
   for opponent in "${opponents[@]}"; do

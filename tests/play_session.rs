@@ -202,6 +202,21 @@ fn banqi_undo_takes_back_no_flip() {
     );
 }
 
+/// The pieces three flips of a new Banqi game reveal, with `args` added.
+fn three_flips(args: &[&str]) -> Vec<String> {
+    let text = transcript(&[&["--game", "banqi"], args].concat(), "b3b3\na1a1\nd8d8\n");
+    text.lines().filter(|line| line.contains(" flips: ")).map(str::to_string).collect()
+}
+
+#[test]
+fn banqi_deals_anew_each_game_unless_a_seed_is_given() {
+    let deals: Vec<Vec<String>> = (0..6).map(|_| three_flips(&[])).collect();
+    assert!(deals.iter().all(|flips| flips.len() == 3), "{deals:?}");
+    // Two deals show the same three pieces about once in 1 400; six alike, once in 10^15.
+    assert!(deals.iter().any(|flips| *flips != deals[0]), "the same deal every game: {deals:?}");
+    assert_eq!(three_flips(&["--seed", "7"]), three_flips(&["--seed", "7"]));
+}
+
 #[test]
 fn banqi_first_flip_decides_the_colours() {
     let text = transcript(&["--game", "banqi", "--seed", "7"], "b3b3\nfen\n");

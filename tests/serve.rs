@@ -472,6 +472,13 @@ fn an_invitation_only_game_is_unlisted_and_unjoinable() {
     let (status, refused) = http(addr, &format!("/api/games/{id}/join"), Some(""));
     assert_eq!(status, 409);
     assert!(refused["error"].as_str().unwrap().contains("by invitation only"), "{refused}");
+    // Engine and local games have no seat to join, and no invite link to speak of.
+    for (mode, says) in [("local", "both sides on one device"), ("engine\",\"engine\":\"easy", "against the engine")] {
+        let other = create(addr, &format!(r#"{{"game":"xiangqi","mode":"{mode}"}}"#));
+        let (status, refused) = http(addr, &format!("/api/games/{}/join", other["id"].as_str().unwrap()), Some(""));
+        let why = refused["error"].as_str().unwrap();
+        assert!(status == 409 && why.contains(says) && !why.contains("invite"), "{refused}");
+    }
     let (status, refused) = http(addr, "/api/games", Some(r#"{"game":"xiangqi","mode":"local","open":true}"#));
     assert_eq!((status, refused["error"].as_str()), (400, Some("only online games are open to anyone")));
     runtime().block_on(async {
@@ -506,6 +513,12 @@ fn either_side_aborts_before_its_first_move_and_nobody_resigns_to_an_empty_seat(
         red.play(MATE_LINE[0]).await;
         let after = black.state_at(1).await;
         assert_eq!(after["can_abort"], true, "Black has not moved yet");
+        // Nor does a seat resign before its first move (the page offers abort there).
+        black.send(r#"{"type":"resign"}"#).await;
+        assert_eq!(black.error().await, "you have not moved yet: abort the game instead");
+        let mut spectator = Client::connect(addr, &id, None).await;
+        spectator.send(r#"{"type":"resign"}"#).await;
+        assert_eq!(spectator.error().await, "spectators cannot resign");
         red.send(r#"{"type":"abort"}"#).await;
         assert_eq!(red.error().await, "too late to abort: you have moved; resign or offer a draw");
         black.send(r#"{"type":"abort"}"#).await;
@@ -707,6 +720,8 @@ fn a_rematch_swaps_the_colours_and_keeps_the_clock() {
         let mut black = Client::connect(addr, &id, Some(&black_token)).await;
         red.send(r#"{"type":"rematch"}"#).await;
         assert_eq!(red.error().await, "a rematch is for a finished game");
+        red.play(MATE_LINE[0]).await;
+        black.state_at(1).await;
         red.send(r#"{"type":"resign"}"#).await;
         black.state_where(|s| s["status"]["over"] == true).await;
         red.send(r#"{"type":"rematch"}"#).await;
@@ -723,6 +738,8 @@ fn a_rematch_swaps_the_colours_and_keeps_the_clock() {
 
         let (id, token) = (engine["id"].as_str().unwrap(), engine["token"].as_str().unwrap());
         let mut human = Client::connect(addr, id, Some(token)).await;
+        human.play("h2e2").await;
+        human.state_at(2).await;
         human.send(r#"{"type":"resign"}"#).await;
         human.state_where(|s| s["status"]["over"] == true).await;
         human.send(r#"{"type":"rematch"}"#).await;

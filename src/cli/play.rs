@@ -35,9 +35,10 @@ pub struct Args {
     /// the usual start.
     #[arg(long, default_value = "startpos")]
     fen: String,
-    /// Seed of the engines' random choices and of Banqi's flips.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed of the engines' random choices and of Banqi's flips (default: a new one each
+    /// game, so that every Banqi deal is new).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Adjudicate a draw after this many plies.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_plies: Option<u64>,
@@ -66,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         style: if args.plain || !live { Style::Plain } else { Style::Terminal },
         live,
         echo: !std::io::stdin().is_terminal(),
-        seed: args.seed,
+        seed: args.seed.unwrap_or_else(rand::random),
         max_plies: args.max_plies.map(|n| n as usize),
         notation: args.notation,
         record_so_far: args.save.as_ref().map(|path| save_on_interrupt(path.clone(), args.notation)),

@@ -14,7 +14,9 @@ use xiangqi_zero::nn::device::device;
 use xiangqi_zero::nn::NetSource;
 use xiangqi_zero::players::net_spec_name;
 use xiangqi_zero::train::config::{Config, GameName};
-use xiangqi_zero::train::{contribute, run, RunDir, RunEnd, RunOptions, Start, CHECKPOINTS};
+use xiangqi_zero::train::{
+    contribute, default_snapshot, has_snapshot, restore_snapshot, run, RunDir, RunEnd, RunOptions, Start, CHECKPOINTS,
+};
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -53,6 +55,11 @@ pub struct Args {
     /// trains on them before it plays; the run goes on from that run's generation and hours.
     #[arg(long, value_name = "RUN")]
     games_from: Option<PathBuf>,
+    /// The run's snapshot (default `<run>.snapshot`, beside the run directory): replaced
+    /// after every generation with what `--resume` needs without the samples, a few MB;
+    /// `--resume` into a run directory that is gone restores the run from it.
+    #[arg(long, value_name = "FILE")]
+    snapshot: Option<PathBuf>,
 }
 
 /// Arguments of `selfplay`.
@@ -75,6 +82,9 @@ pub struct SelfPlayArgs {
 
 /// Runs `train`.
 pub fn run_train(args: Args) -> anyhow::Result<()> {
+    if let (true, Some(run)) = (args.resume, &args.run) {
+        restore_if_gone(&RunDir::new(run), args.snapshot.as_deref())?;
+    }
     let config = match (&args.config, &args.run) {
         (Some(path), _) => Config::load(path)?,
         (None, Some(run)) if args.resume => {
@@ -121,6 +131,7 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
     let other = args.games_from.as_ref().map(RunDir::new);
     let start = net.as_ref().map(Start::Net).or(other.as_ref().map(Start::Games));
     let generations = args.generations.unwrap_or(config.run.generations);
+    let snapshot = args.snapshot.clone().unwrap_or_else(|| default_snapshot(&dir));
     let options = RunOptions {
         generations,
         device: device(args.device.as_deref().unwrap_or(&config.device)).map_err(|e| anyhow!(e))?,
@@ -128,6 +139,7 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         deadline: args.minutes.map(stop_after),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         start,
+        snapshot: Some(&snapshot),
     };
     catch_interrupts();
     // A resumed run that went on from a trained net plays its own net from the start.
@@ -149,6 +161,29 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
             println!("stopped after generation {generation}; `train --resume --run {}` goes on", dir.root().display())
         }
     }
+    Ok(())
+}
+
+/// Restores the run in `dir` from its snapshot (`snapshot`, else the default one beside
+/// it) when the directory holds no run; an explicit snapshot that is not there is an error.
+fn restore_if_gone(dir: &RunDir, snapshot: Option<&Path>) -> anyhow::Result<()> {
+    if dir.read_state()?.is_some() {
+        return Ok(());
+    }
+    let path = snapshot.map_or_else(|| default_snapshot(dir), Path::to_path_buf);
+    if !has_snapshot(&path) {
+        if snapshot.is_some() {
+            bail!("{}: no such snapshot", path.display());
+        }
+        return Ok(());
+    }
+    let state = restore_snapshot(&path, dir)?;
+    println!(
+        "restored generation {} of the run from {} into {}: its replay window refills by self-play before it trains again",
+        state.generation,
+        path.display(),
+        dir.root().display()
+    );
     Ok(())
 }
 
@@ -247,6 +282,7 @@ pub fn run_selfplay(args: SelfPlayArgs) -> anyhow::Result<()> {
         deadline: None,
         progress: false,
         start: None,
+        snapshot: None,
     };
     catch_interrupts();
     let played = match config.game {

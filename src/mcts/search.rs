@@ -288,15 +288,18 @@ impl<G: Game> Search<G> {
     }
 
     /// Adds up to `max_leaves` new positions of this search to `batch`, descending under
-    /// virtual loss; simulations that end the game are backed up at once. Returns how
-    /// many positions it added. Call [`Search::apply`] once `batch` is evaluated.
+    /// virtual loss; simulations that end the game are backed up at once, and count
+    /// against `max_leaves` too (in a lost position every descent may end in a mate: the
+    /// call still returns, and the caller's clock is read). Returns how many positions it
+    /// added. Call [`Search::apply`] once `batch` is evaluated.
     pub fn gather(&mut self, batch: &mut Batch<G>, max_leaves: usize) -> usize {
         if self.over {
             return 0;
         }
         let mut added = 0;
+        let mut ended = 0;
         let mut collisions = 0;
-        while added < max_leaves
+        while added + ended < max_leaves
             && collisions <= max_leaves / 4
             && self.done + (self.pending.len() as u32) < self.target
             && self.tree.len() < self.config.max_nodes
@@ -309,7 +312,7 @@ impl<G: Game> Search<G> {
             }
             match self.descend(batch) {
                 Descent::Leaf => added += 1,
-                Descent::Terminal => {}
+                Descent::Terminal => ended += 1,
                 Descent::Wait => break,
                 Descent::Collision => {
                     collisions += 1;

@@ -12,6 +12,8 @@
 //!   ([`TrainReport`]), saves and resumes.
 //! - [`run`]: the generation loop in a [`RunDir`], each net measured on the run's ladder
 //!   of fixed players (`ladder.json`); [`contribute`]: self-play alone for one.
+//! - [`write_snapshot`] / [`restore_snapshot`]: the run without its samples in one small
+//!   file, from which `train --resume` goes on on any machine.
 //! - [`GenerationMetrics`] in `metrics.jsonl`, drawn by [`draw_plots`]; [`Forecast`]: the
 //!   time a run has left, from the generations it has timed (and at first from a
 //!   [`SpeedProbe`] of this machine); [`trained_nets`]: the newest
@@ -32,6 +34,7 @@ mod run;
 mod run_dir;
 mod run_error;
 mod settings;
+mod snapshot;
 mod speed_probe;
 mod start;
 mod trained;
@@ -52,6 +55,7 @@ pub use run::{run, RunEnd, RunOptions};
 pub use run_dir::{generation_name, RunDir, RunDirError, RunState, CHECKPOINTS};
 pub use run_error::RunError;
 pub use settings::{OptimizerKind, Schedule, TrainSettings};
+pub use snapshot::{default_snapshot, has_snapshot, restore_snapshot, write_snapshot};
 pub use speed_probe::SpeedProbe;
 pub use start::Start;
 pub use trained::{trained_nets, TrainedNet, OFFERED_SIMULATIONS};

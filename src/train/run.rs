@@ -22,6 +22,7 @@ use super::net_player::net_player;
 use super::plot::draw_plots;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::run_error::{fail, RunError};
+use super::snapshot::write_snapshot;
 use super::speed_probe::SpeedProbe;
 use super::start::{start, Start};
 use super::{TrainReport, Trainer, Window};
@@ -45,6 +46,9 @@ pub struct RunOptions<'a> {
     /// What a new run starts from instead of random weights and a bootstrap (`train
     /// --from`, `--games-from`).
     pub start: Option<Start<'a>>,
+    /// Where the run's snapshot is replaced after each generation ([`write_snapshot`]);
+    /// `None` writes none.
+    pub snapshot: Option<&'a Path>,
 }
 
 /// How a run ended.
@@ -134,10 +138,12 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
 
         // Train on the window of every shard there (other machines' too).
         let update = window.refresh(&config.train).map_err(fail)?;
-        // A run that went on from a trained net trains once its window is as large as a
-        // run's window is by then: its first generations' samples alone, each trained on
-        // `sample_reuse` times in one generation, overfit the net and undo its training.
-        let filling = state.first > 0 && update.window_samples < config.train.window_min;
+        // A run that went on from a trained net, or was restored from its snapshot, trains
+        // once its window is as large as a run's window is by then: its first generations'
+        // samples alone, each trained on `sample_reuse` times in one generation, overfit
+        // the net and undo its training.
+        let restarted = state.first > 0 || state.lost_samples > 0;
+        let filling = restarted && update.window_samples < config.train.window_min;
         let steps = if filling { 0 } else { config.train.steps_for(done_samples + selfplay.samples) };
         let bar = bar(options.progress, steps, "train");
         let training = trainer.train::<G>(&window, steps, options.stop, &bar);
@@ -153,14 +159,17 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let evaluation = if evaluate { Some(evaluate_net::<G>(config, dir, g, options.progress)?) } else { None };
 
         let hours = state.hours + started.elapsed().as_secs_f64() / 3600.0;
-        let total_samples = update.total_samples;
+        let total_samples = update.total_samples + state.lost_samples;
         let mut metrics =
             generation_metrics(g, hours, total_samples, update.window_samples, &selfplay, &training, evaluation);
         metrics.bootstrap = bootstrap;
         metrics.setup = setup_line(config);
         append_metrics(&dir.metrics(), &metrics).map_err(fail)?;
-        state = RunState { generation: g, step: trainer.step(), hours, total_samples, first: state.first };
+        state = RunState { generation: g, step: trainer.step(), hours, total_samples, ..state };
         dir.write_state(&state).map_err(fail)?;
+        if let Some(path) = options.snapshot {
+            write_snapshot(dir, &state, config.train.average_generations, path).map_err(fail)?;
+        }
         let all = read_metrics(&dir.metrics()).map_err(fail)?;
         if let Err(error) = draw_plots(&all, &dir.plots()) {
             eprintln!("warning: {error}");

@@ -40,6 +40,12 @@ pub struct RunState {
     /// trained net it went on from (`train --from`), whose weights are this run's net of it.
     #[serde(default)]
     pub first: u32,
+    /// Samples the run wrote that its directory no longer holds: those of a run restored
+    /// from its snapshot ([`super::restore_snapshot`]), counted in `total_samples`. While
+    /// such a run's window is short of `window_min`, it refills it by self-play before it
+    /// trains again.
+    #[serde(default)]
+    pub lost_samples: u64,
 }
 
 /// Why a run directory could not be used: one line naming the file.

@@ -142,6 +142,7 @@ fn from_games<G: TrainableGame>(
         hours,
         total_samples: update.total_samples,
         first: theirs.generation,
+        lost_samples: 0,
     };
     Ok((trainer, state))
 }

@@ -349,6 +349,11 @@ impl Room {
     /// on); or says why there is none.
     pub fn take_free_seat(self: &Arc<Self>, token: String, name: &str) -> Result<String, String> {
         let mut inner = self.lock();
+        match inner.row.mode.as_str() {
+            "engine" => return Err(format!("game {} is played against the engine: it has no seat to join", self.id)),
+            "local" => return Err(format!("game {} is a local game, both sides on one device: no seat to join", self.id)),
+            _ => {}
+        }
         if !inner.row.open {
             return Err(format!("game {} is by invitation only: its seat is taken with the invite link", self.id));
         }
@@ -418,6 +423,7 @@ impl Room {
                 }
                 self.play(&mut inner, seat, &mv).map(|()| None)
             }
+            ClientFrame::Resign if role == Role::Spectator => Err("spectators cannot resign".to_string()),
             ClientFrame::Resign | ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw
                 if !inner.live() =>
             {
@@ -439,6 +445,10 @@ impl Room {
                     Role::Both => inner.to_move(),
                     Role::Spectator => return Err("spectators cannot resign".to_string()),
                 };
+                // As the page offers it: a seat resigns once it has moved, and aborts before.
+                if !inner.has_moved(seat) && inner.can_abort(role) {
+                    return Err("you have not moved yet: abort the game instead".to_string());
+                }
                 self.finish(&mut inner, Some(seat.opponent()), "resignation").map(|()| None)
             }
             ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw => {
