@@ -221,7 +221,7 @@ fn iccs_for_pgn(mv: &str) -> String {
 }
 
 /// `马8进7` → `马８进７`: ASCII digits as full-width ones, as Chinese records write Black's.
-fn full_width_digits(text: &str) -> String {
+pub fn full_width_digits(text: &str) -> String {
     text.chars().map(|c| c.to_digit(10).and_then(|d| char::from_u32('０' as u32 + d)).unwrap_or(c)).collect()
 }
 

@@ -15,9 +15,10 @@ use std::collections::BTreeMap;
 /// a cannon takes the central soldier and moves to e7, the other comes to e4 behind it.
 const MATE_LINE: [&str; 9] = ["h2e2", "a6a5", "e2e6", "i6i5", "e6e7", "a5a4", "b2b4", "i5i4", "b4e4"];
 /// That line in WXF and in Chinese, worked out by hand (Red's files counted from Red's
-/// right in Chinese numerals, Black's from Black's right in figures).
+/// right in Chinese numerals, Black's from Black's right in full-width figures, as
+/// Chinese records write them: issue 75).
 const MATE_LINE_WXF: &str = "C2.5 P1+1 C5+4 P9+1 C5+1 P1+1 C8+2 P9+1 C8.5";
-const MATE_LINE_CHINESE: &str = "炮二平五 卒1进1 炮五进四 卒9进1 炮五进一 卒1进1 炮八进二 卒9进1 炮八平五";
+const MATE_LINE_CHINESE: &str = "炮二平五 卒１进１ 炮五进四 卒９进１ 炮五进一 卒１进１ 炮八进二 卒９进１ 炮八平五";
 
 const PHONE: (u32, u32) = (390, 844);
 const DESKTOP: (u32, u32) = (1280, 900);
@@ -337,7 +338,7 @@ async fn notation_switch(page: &Page<'_>) {
     // Issue 50: the board's files as the notation counts them, each side's at its own edge,
     // bottom (Red's) then top (Black's), a-file first; no ranks.
     let coords = "[...document.querySelectorAll('svg.board .coord')].map(t => t.textContent).join('')";
-    page.wait_for("the files in Chinese", &format!("{coords} === '九1八2七3六4五5四6三7二8一9'")).await;
+    page.wait_for("the files in Chinese", &format!("{coords} === '九１八２七３六４五５四６三７二８一９'")).await;
     assert_eq!(
         page.eval(CHARACTERS_NOT_DRAWN).await,
         serde_json::json!([]),
@@ -349,6 +350,8 @@ async fn notation_switch(page: &Page<'_>) {
         .as_str()
         .unwrap()
         .ends_with("/pgn?notation=chinese"));
+    // Issue 75: the move list writes the moves as the PGN export does.
+    assert_eq!(page.eval(PGN_MOVES).await, MATE_LINE_CHINESE, "the PGN export's moves");
     page.screenshot("move-list-chinese-desktop").await;
     page.client.refresh().await.expect("the page reloads");
     page.wait_for("the moves in Chinese after a reload", &format!("{} === '{MATE_LINE_CHINESE}'", moves_shown())).await;
@@ -365,6 +368,12 @@ async fn notation_switch(page: &Page<'_>) {
     page.wait_for("the files in WXF", &format!("{coords} === '918273645546372819'")).await;
     page.screenshot("move-list-wxf-desktop").await;
 }
+
+/// The moves of the PGN the page's download link gives: its movetext without the move
+/// numbers, comments and result.
+const PGN_MOVES: &str = r"fetch(document.querySelector('a.pgn').href).then(r => r.text()).then(pgn =>
+  pgn.split('\n\n').slice(1).join(' ').replace(/\{[^}]*\}/g, ' ').split(/\s+/)
+    .filter(w => w && !/^\d+\.$/.test(w) && !['1-0', '0-1', '1/2-1/2', '*'].includes(w)).join(' '))";
 
 /// Issue 19: a record typed into the start screen (Chinese moves) starts the game after
 /// its moves, and play goes on from there to the mate.
@@ -445,7 +454,7 @@ const CHARACTERS_NOT_DRAWN: &str = r#"(async () => {
   const pieces = [...'KABNRCPGMkabnrcpgm'].map(pieceGlyph).join('');
   const notation = '一二三四五六七八九１２３４５６７８９进進退平前中后後帅将马车';
   const checks = [['.piece-glyph', pieces + notation], ['.river-text', '楚河漢界'], ['.brand-glyph', '帥'],
-    ['.moves .move', notation], ['.notation-switch [data-notation="chinese"]', '中文'], ['svg.board .coord', '一二三四五六七八九']]
+    ['.moves .move', notation], ['.notation-switch [data-notation="chinese"]', '中文'], ['svg.board .coord', '一二三四五六七八九１２３４５６７８９']]
     .filter(([selector]) => document.querySelector(selector));
   const unquoted = (family) => family.trim().replace(/^"|"$/g, '');
   const shipped = new Set([...document.fonts].map((face) => unquoted(face.family)));

@@ -79,14 +79,18 @@ function banqiSquares(shape, flipped) {
   return parts;
 }
 
-/** Chinese numerals, Red's file numbers in Chinese notation. */
+/** Red's file numbers in Chinese notation: Chinese numerals. */
 const CHINESE_NUMBERS = "一二三四五六七八九";
+/** Black's file numbers in Chinese notation: full-width digits, as Chinese records (and
+ *  the server's move names) write them. */
+const FULL_WIDTH_DIGITS = "１２３４５６７８９";
 
 /** A Xiangqi file's number for each side in `notation` (`wxf`, `chinese`): [Red's, Black's].
- *  Each side counts its files from its own right: Red's a-file is its 9th (九), Black's its 1st. */
+ *  Each side counts its files from its own right: Red's a-file is its 9th (九), Black's its 1st (１). */
 function fileNumbers(file, notation) {
   const red = 9 - file;
-  return [notation === "chinese" ? CHINESE_NUMBERS[red - 1] : String(red), String(file + 1)];
+  const chinese = notation === "chinese";
+  return [chinese ? CHINESE_NUMBERS[red - 1] : String(red), chinese ? FULL_WIDTH_DIGITS[file] : String(file + 1)];
 }
 
 function labels(shape, flipped, notation) {

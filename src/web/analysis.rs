@@ -161,7 +161,7 @@ pub fn analyse(
             .move_texts(Notation::Wxf)
             .into_iter()
             .zip(game.move_texts(Notation::Chinese))
-            .map(|(wxf, chinese)| MoveNames { wxf, chinese })
+            .map(|(wxf, chinese)| MoveNames::new(wxf, chinese))
             .collect(),
         fen: game.to_text(),
         board: game.cells(),

@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::records::full_width_digits;
+
 /// A frame a client sends over the game's WebSocket.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -244,8 +246,16 @@ pub struct ClockView {
 pub struct MoveNames {
     /// WXF: `C2.5`.
     pub wxf: String,
-    /// Chinese: `炮二平五`.
+    /// Chinese as records write it: `炮二平五`, Black's figures full-width (`马８进７`).
     pub chinese: String,
+}
+
+impl MoveNames {
+    /// The names of a move written `wxf` and `chinese` by the rules core: Black's Chinese
+    /// figures made full-width, as the PGN export and Chinese xiangqi software write them.
+    pub fn new(wxf: String, chinese: String) -> MoveNames {
+        MoveNames { wxf, chinese: full_width_digits(&chinese) }
+    }
 }
 
 /// The `state` frame: everything a client draws.

@@ -56,7 +56,7 @@ impl Board for Xiangqi {
 
     fn names(&self, mv: Self::Move) -> Option<MoveNames> {
         let board = self.board();
-        Some(MoveNames { wxf: board.move_text(mv, Notation::Wxf), chinese: board.move_text(mv, Notation::Chinese) })
+        Some(MoveNames::new(board.move_text(mv, Notation::Wxf), board.move_text(mv, Notation::Chinese)))
     }
 }
 
