@@ -748,9 +748,7 @@ fn a_seat_is_taken_only_as_its_creator_allowed() {
         // The stranger plays Black, typing the move in WXF (issue 50's move box).
         click_move(&creator, "h2", "e2", 1).await;
         stranger.wait_for("Red's move", "document.querySelectorAll('.moves .move').length === 1").await;
-        stranger.wait_for("the move box", "!document.querySelector('.typed-move').hidden").await;
-        let typed = stranger.client.find(fantoccini::Locator::Id("typed-move")).await.expect("the move box");
-        typed.send_keys("h8+7\n").await.expect("a move typed");
+        type_move(&stranger, "h8+7").await;
         stranger.wait_for("the typed move played", &format!("{} === 'h2e2 h9g7'", moves_listed())).await;
         friend.wait_for("both moves", "document.querySelectorAll('.moves .move').length === 2").await;
         stranger_browser.client.clone().close().await.expect("the stranger's browser closes");
@@ -808,5 +806,71 @@ fn an_engine_game_survives_restarts_of_the_server() {
         click_move(&page, "i0", "i1", 5).await;
         page.wait_for("easy's reply", &moves_are(6)).await;
         assert!(page.text(".seat.top .seat-name").await.contains("engine: easy"));
+    });
+}
+
+/// Types `text` and Enter into the move box.
+async fn type_move(page: &Page<'_>, text: &str) {
+    page.wait_for("the move box", "!!document.querySelector('.typed-move:not([hidden]) #typed-move')").await;
+    let typed = page.client.find(fantoccini::Locator::Id("typed-move")).await.expect("the move box");
+    typed.send_keys(&format!("{text}\n")).await.expect("a move typed");
+}
+
+/// From the start screen, an engine game of Xiangqi, at our turn.
+async fn engine_game(page: &Page<'_>, base: &str) {
+    open_start_screen(page, base).await;
+    start_game(page, "engine", "xiangqi").await;
+    page.wait_for("our turn", &status_starts("Your move")).await;
+}
+
+/// Issue 75, items 3 and 4: WXF's `=` for sideways (`C2=5`) typed in the game's move box
+/// plays, and no draw is offered to the engine, which never takes one.
+#[test]
+fn a_wxf_move_with_an_equals_sign_plays_and_the_engine_is_offered_no_draw() {
+    let Some(session) = Session::start("typed-wxf", 1366, 768) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        engine_game(&page, base).await;
+        type_move(&page, "C2=5").await;
+        page.wait_for("the typed move and the reply", &format!("{}.startsWith('h2e2 ')", moves_listed())).await;
+        page.wait_for("our turn again", &status_starts("Your move")).await;
+        page.wait_for("resigning offered", "!!document.querySelector('.actions .resign')").await;
+        assert_eq!(page.eval("!!document.querySelector('.actions .offer-draw')").await, false, "a draw offered");
+    });
+}
+
+/// Issue 75, item 3: Banqi's move box shows Banqi's moves, and a typed flip plays.
+#[test]
+fn the_banqi_move_box_shows_and_plays_banqi_moves() {
+    let Some(session) = Session::start("banqi-box", 1366, 768) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        new_local_game(&page, base, "banqi").await;
+        let placeholder = page.eval("document.getElementById('typed-move').placeholder").await;
+        let placeholder = placeholder.as_str().expect("a placeholder");
+        assert!(placeholder.contains("flip b3") && !placeholder.contains("C2.5"), "{placeholder}");
+        type_move(&page, "flip b3").await;
+        page.wait_for(
+            "b3 flipped",
+            "(document.querySelector('.moves .move') || {dataset: {}}).dataset.move?.startsWith('b3b3:')",
+        )
+        .await;
+    });
+}
+
+/// Issue 75, item 3: the analysis board has a move box; a move typed in WXF explores it.
+#[test]
+fn the_analysis_board_explores_a_typed_move() {
+    let Some(session) = Session::start("analysis-box", 1366, 768) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        page.client.goto(&format!("{base}/#/analysis")).await.expect("the analysis board opens");
+        page.wait_for("the start's lines", "document.querySelectorAll('.analysis-lines li').length === 3").await;
+        type_move(&page, "C2=5").await;
+        page.wait_for(
+            "the move explored",
+            "location.hash.includes('moves=h2e2') && !!document.querySelector('.tree-move.here')",
+        )
+        .await;
     });
 }

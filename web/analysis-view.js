@@ -1,14 +1,15 @@
 // The analysis board: any Xiangqi position ("#/analysis?fen=<FEN>&moves=<ICCS,…>") with
 // an evaluation bar, the alpha-beta engine's three best lines and, when the server offers
 // a trained net, the net's own value and its policy drawn as arrows — the moves it would
-// consider before any search, the thicker the likelier. Moves played on the board explore
-// a line; each position is its own link.
+// consider before any search, the thicker the likelier. Moves played on the board or typed
+// in the move box explore a line; each position is its own link.
 
 import { analysePosition, positionQuery } from "./api.js";
 import { BoardView } from "./board.js";
 import { copyText, h } from "./dom.js";
 import { chosenNotation, moveName, NotationSwitch } from "./notation.js";
 import { toast } from "./toast.js";
+import { TypedMoveBox } from "./typed-move.js";
 
 /** "Keep thinking": each search after the first takes twice as long, up to the server's
  *  10 s, until the position changes or the player stops it. On for every position once
@@ -90,6 +91,7 @@ export class AnalysisView {
     ]);
     const boardBox = h("div", { class: "board-box" });
     this.board = new BoardView(boardBox, (move) => this.explore(move));
+    this.typed = new TypedMoveBox((move) => this.explore(move));
     this.status = h("div", { id: "status", class: "status", role: "status" }, "Analysing…");
     this.notation = new NotationSwitch(() => this.render());
     this.lines = h("ol", { class: "analysis-lines", "aria-label": "engine lines" });
@@ -106,7 +108,7 @@ export class AnalysisView {
     root.replaceChildren(h("section", { class: "game-view analysis-view" }, [
       h("div", { class: "board-column" }, [this.bar, boardBox]),
       h("aside", { class: "side-column" }, [
-        this.status, this.actions,
+        this.status, this.actions, this.typed.element,
         h("div", { class: "panel analysis-panel" }, [h("h3", {}, "Engine (alpha-beta)"), this.notation.element, this.lines]),
         (this.tree = h("div", { class: "panel analysis-panel", hidden: true }, [h("h3", {}, "Moves and variations"), this.variations])),
         this.net,
@@ -215,6 +217,7 @@ export class AnalysisView {
       flipped: this.flipped, interactive: analysis.legal.length > 0, arrows,
     });
     this.renderBar(best, redToMove, analysis.over);
+    this.typed.update("xiangqi", analysis);
     this.status.textContent = analysis.over ? analysis.over : this.statusText();
     this.status.classList.toggle("over", Boolean(analysis.over));
     this.actions.querySelector(".back").disabled = this.moves.length === 0;

@@ -13,10 +13,11 @@ import { copyText, h } from "./dom.js";
 import { cellIndex, parseMove, shapeOf } from "./geometry.js";
 import { GameHistory } from "./history.js";
 import { MoveList } from "./move-list.js";
-import { chosenNotation, legalMoveName, typedMove } from "./notation.js";
+import { chosenNotation, legalMoveName } from "./notation.js";
 import { rememberGame } from "./player.js";
 import { playSound } from "./sounds.js";
 import { toast } from "./toast.js";
+import { TypedMoveBox } from "./typed-move.js";
 
 const CONFIRM_MS = 3000;
 const SIDES = ["red", "black"];
@@ -90,18 +91,11 @@ export class GameView {
     this.actions = h("div", { class: "actions" });
     this.share = h("div", { class: "share" });
     this.suggestions = h("div", { class: "suggestions" });
-    // A move typed in any notation, for those who prefer the keyboard.
-    this.typedInput = h("input", {
-      type: "text", id: "typed-move", autocomplete: "off", spellcheck: "false",
-      placeholder: "Type a move: C2.5, 炮二平五, h2e2", "aria-label": "Type a move",
-    });
-    this.typed = h("form", { class: "typed-move", onsubmit: (event) => this.typedMove(event) }, [
-      this.typedInput, h("button", { type: "submit" }, "Play"),
-    ]);
+    this.typed = new TypedMoveBox((move) => this.chose(move));
     root.replaceChildren(h("section", { class: "game-view" }, [
       h("div", { class: "board-column" }, [this.top, boardBox, this.bottom]),
       h("aside", { class: "side-column" }, [
-        this.status, this.actions, this.typed, this.moveList.element, this.suggestions, this.share,
+        this.status, this.actions, this.typed.element, this.moveList.element, this.suggestions, this.share,
       ]),
     ]));
     this.clocks = new ClockDisplay(this.clockOf);
@@ -162,20 +156,6 @@ export class GameView {
         h("a", { class: "button primary", href: "#/" }, "Start a new game"),
       ]));
     }
-  }
-
-  /** Plays (or, watching, suggests) the move typed in the box, if it is legal. */
-  typedMove(event) {
-    event.preventDefault();
-    const text = this.typedInput.value.trim();
-    if (!text) return;
-    const move = typedMove(this.state, text);
-    if (!move) {
-      toast(`\`${text}\` is not a legal move here`);
-      return;
-    }
-    this.typedInput.value = "";
-    this.chose(move);
   }
 
   chose(move) {
@@ -367,7 +347,7 @@ export class GameView {
   renderActions() {
     const state = this.state;
     const myTurn = state.you === "both" || state.you === state.to_move || state.you === "spectator";
-    this.typed.hidden = !(state.legal.length > 0 && myTurn && this.viewPly === null);
+    this.typed.update(state.game, myTurn && this.viewPly === null ? state : null);
     const seat = state.you !== "spectator";
     const seated = SIDES.every((side) => state.seats[side] !== null);
     // Resigning and draws need an opponent, and a seat that has not moved yet can only abort.
@@ -391,8 +371,9 @@ export class GameView {
       ...this.engineChoice(),
       button(state.engine_missing ? "End the game" : "Abort", "abort", () => this.send("abort"), state.can_abort),
       button("Resign", "resign", (event) => this.confirmThen(event.target, "Really resign?", () => this.send("resign")), live && !state.can_abort),
+      // An engine never takes a draw: none is offered it.
       button(state.mode === "local" ? "Agree a draw" : iOffered ? "Draw offered" : "Offer draw", "offer-draw",
-        () => this.send("offer_draw"), live && !state.can_abort && !opponentOffers),
+        () => this.send("offer_draw"), live && !state.can_abort && !opponentOffers && state.mode !== "engine"),
       button("Accept draw", "accept-draw", () => this.send("accept_draw"), live && opponentOffers),
       button("Decline draw", "decline-draw", () => this.send("decline_draw"), live && opponentOffers),
       button(iAsked ? "Takeback asked" : "Take back", "takeback", () => this.send("takeback"), takebacks && !opponentAsks),

@@ -42,16 +42,17 @@ function banqiMoveName(move) {
 /** Traditional characters a player may type, as the server's Chinese names write them. */
 const SIMPLIFIED = { 進: "进", 車: "车", 俥: "车", 馬: "马", 傌: "马", 砲: "炮", 後: "后", 帥: "帅", 將: "将" };
 
-/** A typed move made comparable: no spaces or dashes, ASCII letters in lower case,
- *  full-width digits and traditional characters as the server writes them. */
+/** A typed move made comparable: no spaces or dashes, ASCII letters in lower case, WXF's
+ *  `=` (sideways) as `.`, digits ASCII (full-width ones too, as the server writes Black's
+ *  Chinese figures), traditional characters simplified. */
 function typedKey(text) {
-  return [...text.replace(/[\s\-–]/g, "")]
+  return [...text.replace(/[\s\-–]/g, "").replace(/=/g, ".")]
     .map((c) => SIMPLIFIED[c] || (c >= "０" && c <= "９" ? String.fromCharCode(c.charCodeAt(0) - 0xfee0) : c))
     .join("").toLowerCase();
 }
 
 /** The legal move of `state` that `text` names in any notation (ICCS `h2e2` or `h2-e2`,
- *  WXF `C2.5`, Chinese 炮二平五; Banqi `b3b4`, `flip b3`), or null. */
+ *  WXF `C2.5` or `C2=5`, Chinese 炮二平五; Banqi `b3b4`, `flip b3`), or null. */
 export function typedMove(state, text) {
   const key = typedKey(text.replace(/^flip\s*([a-d][1-8])$/i, "$1$1"));
   const index = state.legal.findIndex((move, i) => {
