@@ -809,6 +809,23 @@ fn an_engine_game_survives_restarts_of_the_server() {
     });
 }
 
+/// A phone's screen, as issue 75 measured the page on.
+const SMALL_PHONE: (u32, u32) = (360, 640);
+
+/// Whether the element matching `selector` lies wholly inside the viewport as scrolled now.
+fn in_view(selector: &str) -> String {
+    format!(
+        "(r => r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight)(document.querySelector('{selector}').getBoundingClientRect())"
+    )
+}
+
+/// Whether a tap in the middle of the element matching `selector` reaches it (nothing lies over it).
+fn tappable(selector: &str) -> String {
+    format!(
+        "(e => {{ const r = e.getBoundingClientRect(); return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }})(document.querySelector('{selector}'))"
+    )
+}
+
 /// Types `text` and Enter into the move box.
 async fn type_move(page: &Page<'_>, text: &str) {
     page.wait_for("the move box", "!!document.querySelector('.typed-move:not([hidden]) #typed-move')").await;
@@ -839,6 +856,31 @@ fn a_wxf_move_with_an_equals_sign_plays_and_the_engine_is_offered_no_draw() {
     });
 }
 
+/// Issue 75, item 5: on a phone a message (here: a move that is not legal) leaves Hint and
+/// Resign, at the foot of the screen, to tap.
+#[test]
+fn a_message_leaves_the_controls_to_tap_on_a_phone() {
+    let Some(session) = Session::start("phone-toast", 1366, 768) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        engine_game(&page, base).await;
+        click_move(&page, "h2", "e2", 1).await;
+        page.wait_for("the resign button", "!!document.querySelector('.actions .resign')").await;
+        page.set_viewport(SMALL_PHONE.0, SMALL_PHONE.1).await;
+        type_move(&page, "C9=9").await;
+        page.wait_for("the message", "!!document.querySelector('#toasts .toast')").await;
+        page.eval("document.querySelector('.actions .hint').scrollIntoView({block: 'end'})").await;
+        for control in [".actions .hint", ".actions .resign"] {
+            assert_eq!(page.eval(&in_view(control)).await, true, "{control} on the screen");
+            assert_eq!(page.eval(&tappable(control)).await, true, "{control} covered by the message");
+        }
+        page.screenshot("phone-toast").await;
+        assert_eq!(page.eval("!!document.querySelector('#toasts .toast')").await, true, "the message still shown");
+        page.click(".actions .hint").await;
+        page.wait_for("the hint's arrow", "!!document.querySelector('.arrow.hint')").await;
+    });
+}
+
 /// Issue 75, item 3: Banqi's move box shows Banqi's moves, and a typed flip plays.
 #[test]
 fn the_banqi_move_box_shows_and_plays_banqi_moves() {
@@ -858,6 +900,22 @@ fn the_banqi_move_box_shows_and_plays_banqi_moves() {
     });
 }
 
+/// Issue 75, item 5: on a phone, Banqi's status line is on the screen with the whole board.
+#[test]
+fn the_banqi_status_line_is_on_a_phone_screen() {
+    let Some(session) = Session::start("banqi-status", SMALL_PHONE.0, SMALL_PHONE.1) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        page.set_viewport(SMALL_PHONE.0, SMALL_PHONE.1).await;
+        new_local_game(&page, base, "banqi").await;
+        page.wait_for("the status", "document.getElementById('status').textContent.includes('to move')").await;
+        page.eval("window.scrollTo(0, 0)").await;
+        assert_eq!(page.eval(&in_view("svg.board")).await, true, "the board on the screen");
+        assert_eq!(page.eval(&in_view("#status")).await, true, "the status line on the screen");
+        page.screenshot("banqi-status-phone").await;
+    });
+}
+
 /// Issue 75, item 3: the analysis board has a move box; a move typed in WXF explores it.
 #[test]
 fn the_analysis_board_explores_a_typed_move() {
@@ -872,5 +930,31 @@ fn the_analysis_board_explores_a_typed_move() {
             "location.hash.includes('moves=h2e2') && !!document.querySelector('.tree-move.here')",
         )
         .await;
+    });
+}
+
+/// Issue 75, item 5: the variation tree's current move stays readable under the mouse.
+#[test]
+fn the_current_move_of_the_tree_is_readable_when_hovered() {
+    let Some(session) = Session::start("tree-hover", 1366, 768) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        page.client.goto(&format!("{base}/#/analysis?moves=h2e2")).await.expect("the analysis board opens");
+        page.wait_for("the tree", "!!document.querySelector('.variations .tree-move.here')").await;
+        page.hover(".variations .tree-move.here").await;
+        let contrast = r"(() => {
+          const element = document.querySelector('.variations .tree-move.here');
+          const style = getComputedStyle(element);
+          const luminance = (color) => {
+            const [r, g, b] = color.match(/[\d.]+/g).slice(0, 3).map((v) => {
+              const c = v / 255;
+              return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+            });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          };
+          const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+          return [element.matches(':hover'), (light + 0.05) / (dark + 0.05) >= 4.5];
+        })()";
+        assert_eq!(page.eval(contrast).await, serde_json::json!([true, true]), "hovered, and readable (WCAG AA)");
     });
 }

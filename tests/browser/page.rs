@@ -1,6 +1,8 @@
-//! What the test does to and reads from the page: clicks by CSS selector, JavaScript
-//! conditions waited for (with the page's status line in the failure), screenshots.
+//! What the test does to and reads from the page: clicks and hovers by CSS selector,
+//! JavaScript conditions waited for (with the page's status line in the failure),
+//! screenshots.
 
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -74,6 +76,15 @@ impl Page<'_> {
             .await
             .unwrap_or_else(|e| panic!("no element `{selector}` to click: {e}"));
         element.click().await.unwrap_or_else(|e| panic!("clicking `{selector}` failed: {e}"));
+    }
+
+    /// Moves the mouse onto the middle of the element matching `selector` (a hover).
+    pub async fn hover(&self, selector: &str) {
+        let found = self.client.find(Locator::Css(selector)).await;
+        let element = found.unwrap_or_else(|e| panic!("no element `{selector}` to hover over: {e}"));
+        let onto = PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 };
+        let mouse = MouseActions::new("mouse".to_string()).then(onto);
+        self.client.perform_actions(mouse).await.unwrap_or_else(|e| panic!("hovering over `{selector}` failed: {e}"));
     }
 
     /// The text of the element matching `selector`.
