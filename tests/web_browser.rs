@@ -2,8 +2,10 @@
 //! Chromium (WebDriver), plays a two-player Xiangqi game to mate by clicking, a move
 //! against an engine, and a Banqi flip, checking what the page shows after each step;
 //! issue 20: the Chinese characters drawn by the shipped font, the icon piece set, and
-//! every board fitting the screen, and the analysis board. Saves screenshots (desktop and phone-sized) in
-//! `target/browser-screenshots/`.
+//! every board fitting the screen, and the analysis board; issue 75: what a new player
+//! still tripped over (the invite link in any tab, the move boxes, a phone's controls and
+//! status line, Chinese moves as records write them). Saves screenshots (desktop and
+//! phone-sized) in `target/browser-screenshots/`.
 
 mod browser;
 
@@ -831,6 +833,43 @@ async fn type_move(page: &Page<'_>, text: &str) {
     page.wait_for("the move box", "!!document.querySelector('.typed-move:not([hidden]) #typed-move')").await;
     let typed = page.client.find(fantoccini::Locator::Id("typed-move")).await.expect("the move box");
     typed.send_keys(&format!("{text}\n")).await.expect("a move typed");
+}
+
+/// Issue 75, item 1: the creator of an online game gets its invite link back in another
+/// tab of the same browser (the creating one closed before copying it), from "Your games",
+/// at the top of a phone's screen; its watch link, opened there, shows none.
+#[test]
+fn the_creator_finds_the_invite_link_in_another_tab() {
+    let Some(session) = Session::start("invite-tab", 1366, 768) else { return };
+    let (page, base) = (session.page(), &session.base);
+    session.run(async {
+        let (id, invite) = create_online(&page, base, false).await;
+        let tab = page.client.new_window(true).await.expect("a new tab");
+        page.client.close_window().await.expect("the creating tab closes");
+        page.client.switch_to_window(tab.handle).await.expect("the new tab");
+        page.set_viewport(SMALL_PHONE.0, SMALL_PHONE.1).await;
+        open_start_screen(&page, base).await;
+        page.click(&format!(".your-games li[data-game=\"{id}\"] a")).await;
+        page.wait_for("the invite link again", &format!("{} === '{invite}'", link_field("opponent-link"))).await;
+        assert_eq!(page.eval("window.scrollY").await, 0, "the game's screen opens at its top");
+        assert_eq!(page.eval(&in_view(".opponent-link input")).await, true, "the invite link above the fold");
+        assert_eq!(page.eval(&in_view(".opponent-link button")).await, true, "its copy button above the fold");
+        let first = "document.querySelector('.invite').getBoundingClientRect().bottom \
+                     <= document.querySelector('svg.board').getBoundingClientRect().top";
+        assert_eq!(page.eval(first).await, true, "the invite link before the board");
+        page.screenshot("invite-link-phone").await;
+        page.client.goto(&format!("{base}/#/g/{id}")).await.expect("the watch link opens");
+        page.wait_for(
+            "the spectator's view",
+            "(document.querySelector('.suggestions') || {textContent: ''}).textContent.includes('watching')",
+        )
+        .await;
+        assert_eq!(
+            page.eval("!!document.querySelector('.opponent-link')").await,
+            false,
+            "an invite shown to a spectator"
+        );
+    });
 }
 
 /// From the start screen, an engine game of Xiangqi, at our turn.

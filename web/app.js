@@ -23,7 +23,10 @@ function route() {
   } else {
     screen = new StartView(root);
   }
-  document.body.dataset.screen = match ? "game" : analysis ? "analysis" : "start";
+  const kind = match ? "game" : analysis ? "analysis" : "start";
+  // Another kind of screen opens at its top (a game opened from the start screen's foot).
+  if (document.body.dataset.screen !== kind) window.scrollTo(0, 0);
+  document.body.dataset.screen = kind;
 }
 
 attachPieceStyle(document.getElementById("piece-style"));

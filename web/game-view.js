@@ -1,7 +1,8 @@
 // The game screen: the board, both seats with their clocks, the status line, the move
 // list with stepping, the actions of a seat (hint, resign, draw), sharing (FEN, PGN,
-// links) and, for spectators, suggested moves. Everything shown comes from the newest
-// state frame; the page only forwards what the user chose.
+// links) and, for spectators, suggested moves. The creator of an online game waiting for
+// its opponent sees the invite link first, above the board. Everything shown comes from
+// the newest state frame; the page only forwards what the user chose.
 
 import { analysisLink } from "./analysis-view.js";
 import { absoluteLink, gameSummary, listEngines, pgnUrl } from "./api.js";
@@ -14,7 +15,7 @@ import { cellIndex, parseMove, shapeOf } from "./geometry.js";
 import { GameHistory } from "./history.js";
 import { MoveList } from "./move-list.js";
 import { chosenNotation, legalMoveName } from "./notation.js";
-import { rememberGame } from "./player.js";
+import { inviteLink, rememberGame } from "./player.js";
 import { playSound } from "./sounds.js";
 import { toast } from "./toast.js";
 import { TypedMoveBox } from "./typed-move.js";
@@ -28,15 +29,6 @@ function other(side) {
 
 function capitalized(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** Where the creator of an online game keeps the links to hand out (this tab only). */
-export function rememberLinks(id, links) {
-  sessionStorage.setItem(`xz-links-${id}`, JSON.stringify(links));
-}
-
-function rememberedLinks(id) {
-  return JSON.parse(sessionStorage.getItem(`xz-links-${id}`) || "null");
 }
 
 /** One game's screen inside `root`, connected as `token`'s seat (or as a spectator). */
@@ -92,7 +84,9 @@ export class GameView {
     this.share = h("div", { class: "share" });
     this.suggestions = h("div", { class: "suggestions" });
     this.typed = new TypedMoveBox((move) => this.chose(move));
+    this.invite = h("div", { class: "panel invite", hidden: true });
     root.replaceChildren(h("section", { class: "game-view" }, [
+      this.invite,
       h("div", { class: "board-column" }, [this.top, boardBox, this.bottom]),
       h("aside", { class: "side-column" }, [
         this.status, this.actions, this.typed.element, this.moveList.element, this.suggestions, this.share,
@@ -451,20 +445,26 @@ export class GameView {
     this.suggestions.replaceChildren(...lines);
   }
 
-  renderShare() {
-    const state = this.state;
-    const links = rememberedLinks(state.id);
-    const watch = absoluteLink(`/#/g/${state.id}`);
-    const row = (label, url, cls) => h("div", { class: `link-row ${cls}` }, [
+  /** A link to hand out: its `label`, the address to select, and a copy button. */
+  linkRow(label, url, cls) {
+    return h("div", { class: `link-row ${cls}` }, [
       h("span", {}, label),
       h("input", { type: "text", readonly: true, value: url, onfocus: (event) => event.target.select() }),
       h("button", { type: "button", onclick: () => this.copy(url, `${label} copied`) }, "Copy"),
     ]);
+  }
+
+  /** The watch link; and, while the other seat is free, the invite link this browser
+   *  remembers for the game it created, at the top of the screen. */
+  renderShare() {
+    const state = this.state;
     const waiting = state.mode === "online" && SIDES.some((side) => state.seats[side] === null);
-    const rows = [
-      links && links.opponent && waiting ? row("Opponent's link", absoluteLink(links.opponent), "opponent-link") : null,
-      state.mode !== "local" ? row("Watch link", watch, "watch-link") : null,
-    ];
-    this.share.replaceChildren(...rows.filter(Boolean));
+    const invite = waiting && state.you !== "spectator" ? inviteLink(state.id) : null;
+    this.invite.hidden = !invite;
+    this.invite.replaceChildren(...(invite ? [
+      h("p", {}, "Send your opponent this link: the game starts when they open it."),
+      this.linkRow("Opponent's link", absoluteLink(invite), "opponent-link"),
+    ] : []));
+    this.share.replaceChildren(...(state.mode !== "local" ? [this.linkRow("Watch link", absoluteLink(`/#/g/${state.id}`), "watch-link")] : []));
   }
 }

@@ -1,11 +1,10 @@
 // The start screen: a new game against an engine, for two players on this device, or
-// online (the opponent's and the watchers' links are shown in the game); and the lobby
+// online (the opponent's invite link is remembered with the game and shown first in it); and the lobby
 // of open and live games to join or watch, refreshed while the screen is open.
 
 import { analysisLink } from "./analysis-view.js";
 import { createGame, joinGame, listEngines, listLobby } from "./api.js";
 import { h } from "./dom.js";
-import { rememberLinks } from "./game-view.js";
 import { myGames, nickname, rememberGame, setNickname } from "./player.js";
 import { toast } from "./toast.js";
 
@@ -158,8 +157,7 @@ export class StartView {
     }
     try {
       const created = await createGame(newGame);
-      if (mode === "online") rememberLinks(created.id, created.links);
-      rememberGame(created.id, newGame.game, mode, created.links.play);
+      rememberGame(created.id, newGame.game, mode, created.links.play, created.links.opponent);
       openLink(created.links.play);
     } catch (error) {
       toast(error.message);
