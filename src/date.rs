@@ -24,3 +24,8 @@ pub fn pgn_date(unix_seconds: u64) -> String {
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
 }
+
+/// Now, in seconds since the Unix epoch (0 on a clock set before it).
+pub fn unix_now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}

@@ -7,7 +7,8 @@ use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand};
 
 use super::bench_nn;
-use super::bench_peer::{self, Engine, Protocol, PyTorch, PyTorchJob};
+use super::bench_peer::{pytorch_peer, Engine, Protocol, PyTorchJob};
+use super::bench_stats::{median, median_rate, reference_games, timed_rate, versus};
 use super::GameKind;
 use xiangqi_zero::game::banqi;
 use xiangqi_zero::game::xiangqi::{perft, Board, Xiangqi};
@@ -208,29 +209,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The median of `values` (the upper one of an even count), as every figure here.
-pub(super) fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-/// The median over `runs` timed runs of `count`'s nodes per second.
-fn median_rate(runs: u32, count: impl Fn() -> u64) -> f64 {
-    let rates: Vec<f64> = (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            let nodes = count();
-            nodes as f64 / started.elapsed().as_secs_f64()
-        })
-        .collect();
-    median(rates)
-}
-
-/// `, 1.23x NAME` when the peer was measured, else nothing.
-pub(super) fn versus(ours: f64, peer: Option<f64>, name: &str) -> String {
-    peer.map_or(String::new(), |theirs| format!(", {:.2}x {name}", ours / theirs))
-}
-
 /// Perft speed from the start position, and the engine's on the same perft in the same
 /// runs (started once, with its answer timeout) when one is given.
 fn movegen(depth: u32, runs: u32, engine: Option<(PathBuf, Duration)>) -> anyhow::Result<()> {
@@ -349,48 +327,6 @@ fn median_search(mut runs: Vec<(Option<u64>, Duration)>) -> (Duration, Option<(u
     }
 }
 
-/// PyTorch's figures for `job` measured now, after one line saying what they are (its
-/// version, threads and net size) or why there are none. None as well when its net's
-/// size differs from ours (`weights`, parameters and batch-norm running statistics): no
-/// ratio to another net.
-pub(super) fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
-    match bench_peer::pytorch(job) {
-        Ok(peer) if peer.weights != weights => {
-            println!("PyTorch: not compared (its net holds {} weights, ours {weights})", peer.weights);
-            None
-        }
-        Ok(peer) => {
-            println!(
-                "PyTorch {}: measured in this run on {} thread(s), the same net ({} weights)",
-                peer.version, peer.threads, peer.weights
-            );
-            Some(peer)
-        }
-        Err(why) => {
-            println!("PyTorch: not measured ({why})");
-            None
-        }
-    }
-}
-
-/// `count` positions along games of middle legal moves (restarting when one ends), as
-/// self-play would meet them.
-pub(super) fn reference_games(count: usize) -> Vec<Xiangqi> {
-    let mut game = Xiangqi::start();
-    let mut moves = Vec::new();
-    let mut games = Vec::with_capacity(count);
-    for _ in 0..count {
-        games.push(game.clone());
-        game.legal_moves(&mut moves);
-        if moves.is_empty() || game.status().is_over() {
-            game = Xiangqi::start();
-        } else {
-            game.play(moves[moves.len() / 2]);
-        }
-    }
-    games
-}
-
 /// Training speed of the reference net (see `What::Train`).
 fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize, precision: Precision) -> anyhow::Result<()> {
     use std::sync::atomic::AtomicBool;
@@ -478,24 +414,6 @@ fn train(runs: u32, steps: u64, config: NetConfig, batch_size: usize, precision:
         fed / raw
     );
     Ok(())
-}
-
-/// The median over `runs` runs of the positions per second of `step`, which handles
-/// `batch` positions; each run repeats `step` for about half a second after a warm-up.
-pub(super) fn timed_rate(runs: u32, batch: usize, mut step: impl FnMut()) -> f64 {
-    step();
-    let rates: Vec<f64> = (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            let mut done = 0;
-            while done == 0 || started.elapsed() < Duration::from_millis(500) {
-                step();
-                done += batch;
-            }
-            done as f64 / started.elapsed().as_secs_f64()
-        })
-        .collect();
-    median(rates)
 }
 
 /// A real middlegame (Black to move, 41 legal moves) for `bench mcts`.

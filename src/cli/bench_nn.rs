@@ -13,8 +13,8 @@ use xiangqi_zero::nn::conv3x3;
 use xiangqi_zero::nn::loss::losses;
 use xiangqi_zero::nn::{onnx, CpuNet, Encoding, Net, NetConfig, NetInfo, PolicyHead, Provenance};
 
-use super::bench::{median, pytorch_peer, reference_games, timed_rate, versus};
-use super::bench_peer::PyTorchJob;
+use super::bench_peer::{pytorch_peer, PyTorchJob};
+use super::bench_stats::{median, reference_games, timed_rate, versus};
 use super::onnxruntime::{onnxruntime, write_inputs, OrtJob};
 
 /// The batch sizes of the forward figures.

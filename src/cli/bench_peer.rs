@@ -293,3 +293,27 @@ fn output_within(command: &mut Command, limit: Duration) -> Result<(ExitStatus, 
     let text = |handle: std::thread::JoinHandle<String>| handle.join().unwrap_or_default();
     Ok((status, text(stdout), text(stderr)))
 }
+
+/// PyTorch's figures for `job` measured now, after one line saying what they are (its
+/// version, threads and net size) or why there are none. None as well when its net's
+/// size differs from ours (`weights`, parameters and batch-norm running statistics): no
+/// ratio to another net.
+pub(super) fn pytorch_peer(job: &PyTorchJob, weights: u64) -> Option<PyTorch> {
+    match pytorch(job) {
+        Ok(peer) if peer.weights != weights => {
+            println!("PyTorch: not compared (its net holds {} weights, ours {weights})", peer.weights);
+            None
+        }
+        Ok(peer) => {
+            println!(
+                "PyTorch {}: measured in this run on {} thread(s), the same net ({} weights)",
+                peer.version, peer.threads, peer.weights
+            );
+            Some(peer)
+        }
+        Err(why) => {
+            println!("PyTorch: not measured ({why})");
+            None
+        }
+    }
+}

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_nn;
 mod bench_peer;
+mod bench_stats;
 mod eval;
 mod export;
 mod notation;

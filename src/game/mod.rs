@@ -12,13 +12,16 @@
 
 pub mod banqi;
 mod chance;
+mod color;
 mod move_list;
 pub mod perft;
 mod repetition_warning;
 pub(crate) mod splitmix;
+pub mod square;
 pub mod xiangqi;
 
 pub use chance::sample_outcome;
+pub use color::Color;
 pub use repetition_warning::RepetitionWarning;
 
 use std::fmt::{Debug, Display};

@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 
 use super::config::SearchConfig;
 use super::evaluator::{Batch, Evaluator};
-use super::result::SearchResult;
 use super::search::Search;
+use super::search_result::SearchResult;
 use crate::game::sample_outcome;
 use crate::game::{EndReason, Game, Player, Status};
 

@@ -22,8 +22,8 @@ use super::config::{RootSelection, SearchConfig};
 use super::evaluator::{Batch, Evaluator, Wdl};
 use super::gumbel;
 use super::node::{Edge, NodeKind};
-use super::result::SearchResult;
 use super::root::RootState;
+use super::search_result::SearchResult;
 use super::select;
 use super::tree::{Tree, ROOT};
 use crate::game::{Game, Player, Status};
@@ -142,11 +142,6 @@ impl<G: Game> Search<G> {
     /// Changes the settings (the tree stays).
     pub fn set_config(&mut self, config: SearchConfig) {
         self.config = config;
-    }
-
-    /// The tree's size in nodes.
-    pub fn tree_size(&self) -> usize {
-        self.tree.len()
     }
 
     /// Visits of the root so far (this search and the reused tree).
@@ -530,23 +525,5 @@ impl<G: Game> Search<G> {
             node.w = w;
             node.d = dsum;
         }
-    }
-
-    /// The result of the search so far: per-move statistics, the training target and
-    /// the root's value. (Does not choose a move: see [`Search::choose_move`].)
-    pub fn result(&mut self) -> SearchResult<G::Move> {
-        super::result::result(self)
-    }
-
-    /// The lines of the `count` most visited root moves, the best first, each with its
-    /// mean value from the mover's view (MultiPV).
-    pub fn root_lines(&self, count: usize) -> Vec<(f32, Vec<G::Move>)> {
-        super::result::root_lines(self, count)
-    }
-
-    /// The root's value as a W/D/L estimate from the mover's view (the evaluator's
-    /// value if the root was never visited).
-    pub fn root_wdl(&self) -> Wdl {
-        super::result::wdl(&self.tree[ROOT], self.game.to_move())
     }
 }

@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 use super::model::{NetConfig, PolicyHead};
-use super::store::NetError;
+use super::net_error::NetError;
 use super::Encoding;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;

@@ -9,7 +9,7 @@ use burn::tensor::Device;
 
 use super::info::NetInfo;
 use super::model::Net;
-use super::store::NetError;
+use super::net_error::NetError;
 use super::Encoding;
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;

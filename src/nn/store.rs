@@ -3,46 +3,16 @@
 //! another game, shape or encoding is refused with an error naming the file and the
 //! mismatch.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use burn::store::{ModuleSnapshot, SafetensorsStore};
 use burn::tensor::Device;
 
 use super::info::{NetInfo, Provenance, ENCODING_VERSION};
 use super::model::{Net, NetConfig};
+use super::net_error::NetError;
 use super::Encoding;
 use crate::storage;
-
-/// Why a net could not be saved or loaded: one line naming the file.
-#[derive(Debug, thiserror::Error)]
-pub enum NetError {
-    /// Writing the file failed.
-    #[error("cannot write the net `{}`: {why}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        why: String,
-    },
-    /// The file is missing, unreadable or not a net of ours.
-    #[error("cannot read the net `{}`: {why}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        why: String,
-    },
-    /// The file holds a net of another game or shape than the one asked for.
-    #[error("the net `{}` is {found}, expected {expected}", path.display())]
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// What the file holds.
-        found: String,
-        /// What was asked for.
-        expected: String,
-    },
-}
 
 impl Net {
     /// Writes the net to `path` (a path or an object store's URL; whole, never a part),

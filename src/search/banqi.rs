@@ -151,7 +151,11 @@ impl Expectimax {
         if ply > 0 && self.since_progress[ply] >= self.no_progress_plies {
             return 0;
         }
-        let hash_move = if ply == 0 { self.progress.previous_best } else { entry.and_then(|e| decode(e.mv)) };
+        let hash_move = if ply == 0 {
+            self.progress.previous_best
+        } else {
+            entry.and_then(|e| decode_move(e.mv).map(|(from, to)| Move::new(from, to)))
+        };
         // Below the root, flips far from every face-up piece are alike: one stands for all.
         let worth_flipping = if ply == 0 { u32::MAX } else { flips_worth_searching(board) };
         let mut moves: Vec<(Move, i32)> = list
@@ -206,7 +210,7 @@ impl Expectimax {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move.map_or(0, encode), value_to_tt(best, ply), depth, bound);
+        self.tt.store(key, best_move.map_or(0, |mv| encode_move(mv.from, mv.to)), value_to_tt(best, ply), depth, bound);
         best
     }
 
@@ -479,19 +483,6 @@ fn order(board: &Board, mv: Move, hash_move: Option<Move>) -> i32 {
         (Some(victim), Some(attacker)) => 1000 + victim_value(victim.kind()) * 8 - victim_value(attacker.kind()) / 8,
         _ => 100,
     }
-}
-
-/// A move as the transposition table keeps it.
-#[inline]
-fn encode(mv: Move) -> u16 {
-    encode_move(mv.from.index(), mv.to.index())
-}
-
-/// A move from the transposition table.
-#[inline]
-fn decode(code: u16) -> Option<Move> {
-    let (from, to) = decode_move(code)?;
-    Some(Move::new(Square::from_index(from)?, Square::from_index(to)?))
 }
 
 #[cfg(test)]

@@ -3,17 +3,24 @@
 //! probe that returns an entry returns one stored for this very position (short of a
 //! 64-bit collision); moves from it are still checked against the legal moves before use.
 
-/// A move from square index `from` to `to` (each below 128) as an entry keeps it: never
-/// 0, which stands for no move.
+use crate::game::square::Square;
+
+/// A move from `from` to `to` as an entry keeps it (a board of at most 128 squares):
+/// never 0, which stands for no move.
 #[inline]
-pub(crate) fn encode_move(from: usize, to: usize) -> u16 {
-    0x8000 | (from as u16) << 7 | to as u16
+pub(crate) fn encode_move<const F: u8, const R: u8, const B: u8>(from: Square<F, R, B>, to: Square<F, R, B>) -> u16 {
+    0x8000 | (from.index() as u16) << 7 | to.index() as u16
 }
 
-/// The square indices (from, to) of a move kept by [`encode_move`].
+/// The squares (from, to) of a move kept by [`encode_move`], if it keeps one of this board.
 #[inline]
-pub(crate) fn decode_move(code: u16) -> Option<(usize, usize)> {
-    (code & 0x8000 != 0).then_some(((code >> 7 & 0x7F) as usize, (code & 0x7F) as usize))
+pub(crate) fn decode_move<const F: u8, const R: u8, const B: u8>(
+    code: u16,
+) -> Option<(Square<F, R, B>, Square<F, R, B>)> {
+    if code & 0x8000 == 0 {
+        return None;
+    }
+    Some((Square::from_index((code >> 7 & 0x7F) as usize)?, Square::from_index((code & 0x7F) as usize)?))
 }
 
 /// What a stored value says about the true value.
@@ -166,9 +173,12 @@ mod tests {
         table.clear();
         assert!(table.probe(42).is_none());
         assert_eq!(std::mem::size_of::<Entry>(), 16);
-        assert_eq!(decode_move(encode_move(89, 0)), Some((89, 0)));
-        assert_eq!(decode_move(encode_move(0, 0)), Some((0, 0)));
-        assert_eq!(decode_move(0), None);
+        let square = |index| crate::game::xiangqi::Square::from_index(index).unwrap();
+        assert_eq!(decode_move(encode_move(square(89), square(0))), Some((square(89), square(0))));
+        assert_eq!(decode_move(encode_move(square(0), square(0))), Some((square(0), square(0))));
+        assert_eq!(decode_move::<9, 10, 0>(0), None);
+        // A Banqi square's code is no Xiangqi move past Banqi's board.
+        assert_eq!(decode_move::<4, 8, 1>(encode_move(square(89), square(0))), None);
     }
 
     /// A shallow bound does not overwrite a much deeper result for the same position; an

@@ -248,7 +248,7 @@ impl AlphaBeta {
         }
         let hash_move = match (ply, self.progress.previous_best, entry) {
             (0, Some(mv), _) => Some(mv),
-            (_, _, Some(entry)) => decode(entry.mv),
+            (_, _, Some(entry)) => decode_move(entry.mv).map(|(from, to)| Move::new(from, to)),
             _ => None,
         };
         let memory = &self.memory;
@@ -316,7 +316,13 @@ impl AlphaBeta {
         };
         // A root searched without some of its moves has no value of its own to store.
         if ply > 0 || self.excluded.is_empty() {
-            self.tt.store(key, best_move.map_or(0, encode), value_to_tt(best, ply), depth, bound);
+            self.tt.store(
+                key,
+                best_move.map_or(0, |mv| encode_move(mv.from, mv.to)),
+                value_to_tt(best, ply),
+                depth,
+                bound,
+            );
         }
         best
     }
@@ -558,19 +564,6 @@ const fn attacker_rank(kind: Kind) -> i32 {
         Kind::Rook => 3,
         Kind::King => 4,
     }
-}
-
-/// A move as the transposition table keeps it.
-#[inline]
-fn encode(mv: Move) -> u16 {
-    encode_move(mv.from.index(), mv.to.index())
-}
-
-/// A move from the transposition table.
-#[inline]
-fn decode(code: u16) -> Option<Move> {
-    let (from, to) = decode_move(code)?;
-    Some(Move::new(Square::from_index(from)?, Square::from_index(to)?))
 }
 
 #[cfg(test)]

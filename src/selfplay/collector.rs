@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::job::SelfPlayJob;
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
 use super::shard::{write_shard, ShardError};
-use super::worker::SelfPlayJob;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};

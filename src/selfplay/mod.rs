@@ -10,6 +10,7 @@
 //! - [`write_shard`] / [`read_shard`]: those samples as a numpy-readable `.npz` file.
 
 mod collector;
+mod job;
 mod progress;
 mod samples;
 mod settings;
@@ -17,9 +18,10 @@ mod shard;
 mod threads;
 mod worker;
 
+pub use job::SelfPlayJob;
 pub use progress::{SelfPlayProgress, SelfPlayReport};
 pub use samples::{SampleShape, Samples, Targets, TARGET_COLUMNS};
 pub use settings::SelfPlaySettings;
 pub use shard::{read_shard, write_shard, ShardError};
 pub use threads::on_worker_threads;
-pub use worker::{play_games, SelfPlayJob};
+pub use worker::play_games;

@@ -2,37 +2,18 @@
 //! once with its own copy of the network evaluator, together playing a set number of
 //! games and writing their samples as shards. Threads: see [`on_worker_threads`].
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rand::rngs::StdRng;
-
 use super::collector::{Collector, Tally};
+use super::job::SelfPlayJob;
 use super::progress::{SelfPlayProgress, SelfPlayReport};
 use super::settings::SelfPlaySettings;
 use super::shard::ShardError;
 use super::threads::on_worker_threads;
-use crate::game::Game;
 use crate::mcts::{Driver, Evaluator, SearchConfig};
 use crate::nn::Encoding;
-
-/// The games a self-play run is to play, and where their shards go.
-#[derive(Clone)]
-pub struct SelfPlayJob<G: Game> {
-    /// Games to play in all (split among the workers).
-    pub games: u64,
-    /// A game's start, given the worker's random generator (for random openings).
-    pub new_game: Arc<dyn Fn(&mut StdRng) -> G + Send + Sync>,
-    /// The directory the shards go to (the run's `games/`, on disk or in an object
-    /// store); created if missing.
-    pub out_dir: PathBuf,
-    /// What shard names start with, e.g. `gen0003`.
-    pub prefix: String,
-    /// The seed of the games' random choices (each worker's derived from it).
-    pub seed: u64,
-}
 
 /// What one worker did.
 struct WorkerDone {

@@ -30,6 +30,7 @@ pub mod metrics;
 mod net_player;
 mod optimizer;
 pub mod plot;
+mod progress_bar;
 mod run;
 mod run_dir;
 mod run_error;

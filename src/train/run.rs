@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use burn::tensor::Device;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::config::{Config, FIRST_NET_RUNG};
 use super::forecast::Forecast;
@@ -20,6 +19,7 @@ use super::ladder::{evaluate_net, Evaluation};
 use super::metrics::{append_metrics, read_metrics, truncate_metrics, GenerationMetrics};
 use super::net_player::net_player;
 use super::plot::draw_plots;
+use super::progress_bar::bar;
 use super::run_dir::{generation_name, RunDir, RunState};
 use super::run_error::{fail, RunError};
 use super::snapshot::write_snapshot;
@@ -275,17 +275,6 @@ fn shards_of(games: &Path, prefix: &str, shape: SampleShape) -> (u64, u64) {
         }
     }
     totals
-}
-
-/// A progress bar of `length` steps (hidden off a terminal).
-pub(super) fn bar(visible: bool, length: u64, what: &str) -> ProgressBar {
-    if !visible {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(length);
-    let style = format!("{what:>9} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {{msg}}");
-    bar.set_style(ProgressStyle::with_template(&style).expect("a valid template"));
-    bar
 }
 
 /// Runs `play` with a bar showing games, samples, moves/s, simulations/s and the mean

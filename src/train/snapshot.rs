@@ -62,7 +62,10 @@ pub fn restore_snapshot(path: &Path, dir: &RunDir) -> Result<RunState, RunDirErr
     if let Some(state) = dir.read_state()? {
         return Err(RunDirError {
             path: dir.root().to_path_buf(),
-            why: format!("already holds a run (generation {}): restore a snapshot into another --run", state.generation),
+            why: format!(
+                "already holds a run (generation {}): restore a snapshot into another --run",
+                state.generation
+            ),
         });
     }
     let bytes = storage::read(path).map_err(|e| error(e.to_string()))?;
@@ -123,5 +126,7 @@ fn append(archive: &mut tar::Builder<Vec<u8>>, name: PathBuf, bytes: &[u8], path
     header.set_size(bytes.len() as u64);
     header.set_mode(0o644);
     header.set_cksum();
-    archive.append_data(&mut header, &name, bytes).map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })
+    archive
+        .append_data(&mut header, &name, bytes)
+        .map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })
 }

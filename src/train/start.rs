@@ -15,7 +15,7 @@ use burn::tensor::Device;
 
 use super::config::Config;
 use super::game::TrainableGame;
-use super::run::bar;
+use super::progress_bar::bar;
 use super::run_dir::{RunDir, RunState};
 use super::run_error::{fail, RunError};
 use super::{Trainer, Window};

@@ -2,7 +2,7 @@
 //! server starts, found by id, listed in the lobby.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rand::Rng;
 use tokio::sync::Semaphore;
@@ -13,6 +13,7 @@ use super::protocol::{nickname, Created, GameSummary, Links, NewGame};
 use super::room::{Context, Room};
 use super::store::GameRow;
 use super::table::new_table;
+use crate::date::unix_now;
 use crate::game::xiangqi::{position_or_record, Notation};
 use crate::game::{Game, Status};
 
@@ -78,7 +79,7 @@ impl Hub {
     pub fn lobby(&self) -> Vec<GameSummary> {
         let rooms: Vec<Arc<Room>> =
             self.context.rooms.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
-        let now = now_s();
+        let now = unix_now();
         let mut games: Vec<GameSummary> =
             rooms.iter().filter(|room| room.in_lobby(now)).map(|room| room.summary()).collect();
         games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| a.id.cmp(&b.id)));
@@ -148,7 +149,7 @@ impl Hub {
             id: id.clone(),
             game: table.name().to_string(),
             mode: new.mode.clone(),
-            created: now_s(),
+            created: unix_now(),
             start: table.start(),
             tokens: tokens.clone(),
             names,
@@ -190,11 +191,6 @@ fn created(id: String, token: String, opponent: Option<&str>) -> Created {
     let link = |token: &str| format!("/#/g/{id}?token={token}");
     let links = Links { play: link(&token), opponent: opponent.map(link), watch: format!("/#/g/{id}") };
     Created { links, id, token }
-}
-
-/// Now, in seconds since the Unix epoch.
-pub(super) fn now_s() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// A new secret seat token: 128 random bits in hex.

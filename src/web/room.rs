@@ -12,10 +12,10 @@ use tokio::sync::{mpsc, watch};
 use super::clock::Clock;
 use super::ending::{aborted, outcome};
 use super::engines::{restored_engine, think, Engine, HINT_SPEC};
-use super::hub::now_s;
 use super::protocol::{BySeat, ClientFrame, ClockSetting, ClockView, GameSummary, Outcome, Reply, State};
 use super::store::{GameRow, Store};
 use super::table::{new_table, Table};
+use crate::date::unix_now;
 use crate::game::{Player as Seat, Status};
 use crate::players::PlayerSpec;
 
@@ -351,7 +351,9 @@ impl Room {
         let mut inner = self.lock();
         match inner.row.mode.as_str() {
             "engine" => return Err(format!("game {} is played against the engine: it has no seat to join", self.id)),
-            "local" => return Err(format!("game {} is a local game, both sides on one device: no seat to join", self.id)),
+            "local" => {
+                return Err(format!("game {} is a local game, both sides on one device: no seat to join", self.id))
+            }
             _ => {}
         }
         if !inner.row.open {
@@ -609,7 +611,7 @@ impl Room {
         let id = format!("{:016x}", inner.rng.random::<u64>());
         let row = GameRow {
             id: id.clone(),
-            created: now_s(),
+            created: unix_now(),
             tokens: [old.tokens[1].clone(), old.tokens[0].clone()],
             names: [old.names[1].clone(), old.names[0].clone()],
             left_ms: old.clock.map(|(base, _)| [base, base]),

@@ -1,43 +1,8 @@
-//! Colours, the seven kinds of piece in rank order, pieces, and who may capture whom.
+//! The seven kinds of piece in rank order, pieces, and who may capture whom.
 
 use std::fmt;
 
-/// A side. Which player gets which colour is decided by the first flip.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Color {
-    /// Upper-case letters in the state text (`r` to move).
-    Red = 0,
-    /// Lower-case letters in the state text (`b` to move).
-    Black = 1,
-}
-
-impl Color {
-    /// Both colours, Red first.
-    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
-
-    /// The other colour.
-    #[inline]
-    pub const fn opponent(self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
-
-    /// 0 for Red, 1 for Black.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The colour's letter in the state text: `r` or `b`.
-    pub const fn letter(self) -> char {
-        match self {
-            Color::Red => 'r',
-            Color::Black => 'b',
-        }
-    }
-}
+pub use crate::game::Color;
 
 /// The seven kinds of piece, highest rank first: General > Advisor > Elephant > Chariot
 /// > Horse > Cannon > Soldier.

@@ -64,11 +64,6 @@ impl Banqi {
         self.board.pool()
     }
 
-    /// The square of the flip awaiting its outcome, at a chance point.
-    pub fn pending_flip(&self) -> Option<Square> {
-        self.pending
-    }
-
     /// The colour `player` plays; `None` before the first flip.
     pub fn color_of(&self, player: Player) -> Option<Color> {
         self.board.color_of(player)

@@ -89,3 +89,11 @@ pub fn reaches(board: &Board, from: Square, to: Square) -> bool {
         Kind::Pawn => PAWN_MOVES[color.index()][from.index()].targets().contains(&to),
     }
 }
+
+impl Board {
+    /// Whether `color`'s general is attacked.
+    #[inline]
+    pub fn in_check(&self, color: Color) -> bool {
+        king_in_danger(self.squares(), self.king(color), color.opponent())
+    }
+}

@@ -2,7 +2,7 @@
 //! up to date move by move. Small and `Copy`, so search can copy-make.
 
 use super::tables::{in_palace, on_own_half};
-use super::{attacks, zobrist, Bitboard, Color, Kind, Move, Piece, Square};
+use super::{zobrist, Bitboard, Color, Kind, Move, Piece, Square};
 
 /// A Xiangqi position without history: pieces, side to move and hash.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,11 +53,6 @@ impl Board {
         Ok(board)
     }
 
-    /// The start position, Red to move.
-    pub fn start() -> Board {
-        super::fen::parse(super::fen::START).expect("the start FEN is valid").0
-    }
-
     /// What stands on `sq`.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
@@ -100,12 +95,6 @@ impl Board {
             Some(piece) => h ^ zobrist::piece_key(piece, sq),
             None => h,
         })
-    }
-
-    /// Whether `color`'s general is attacked.
-    #[inline]
-    pub fn in_check(&self, color: Color) -> bool {
-        attacks::king_in_danger(&self.squares, self.king(color), color.opponent())
     }
 
     /// Plays `mv`, which must move a piece of the side to move, and returns what it

@@ -107,3 +107,10 @@ pub fn write(board: &Board, counters: Counters) -> String {
     let side = if board.side_to_move() == Color::Red { 'w' } else { 'b' };
     format!("{text} {side} - - {} {}", counters.since_capture, counters.move_number)
 }
+
+impl Board {
+    /// The start position, Red to move.
+    pub fn start() -> Board {
+        parse(START).expect("the start FEN is valid").0
+    }
+}

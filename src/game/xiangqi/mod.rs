@@ -17,6 +17,7 @@ mod movegen;
 mod notation;
 pub mod perft;
 mod piece;
+mod ply;
 mod position;
 mod record_import;
 mod repetition;

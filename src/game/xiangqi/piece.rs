@@ -1,61 +1,8 @@
-//! Colours, piece kinds and pieces.
+//! Piece kinds and pieces (of the [`Color`]s both games share).
 
 use std::num::NonZeroU8;
 
-use crate::game::Player;
-
-/// A side: Red moves first from the start position and sits on ranks 0–4.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Color {
-    /// The side on ranks 0–4, upper-case letters in FEN.
-    Red = 0,
-    /// The side on ranks 5–9, lower-case letters in FEN.
-    Black = 1,
-}
-
-impl Color {
-    /// Both colours, Red first.
-    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
-
-    /// The other colour.
-    #[inline]
-    pub const fn opponent(self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
-
-    /// 0 for Red, 1 for Black.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The colour in words: `red`, `black`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Color::Red => "red",
-            Color::Black => "black",
-        }
-    }
-
-    /// The player this colour is: Red plays first.
-    pub const fn player(self) -> Player {
-        match self {
-            Color::Red => Player::First,
-            Color::Black => Player::Second,
-        }
-    }
-
-    /// The colour a player has in Xiangqi.
-    pub const fn of_player(player: Player) -> Color {
-        match player {
-            Player::First => Color::Red,
-            Player::Second => Color::Black,
-        }
-    }
-}
+pub use crate::game::Color;
 
 /// The seven kinds of piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

@@ -4,23 +4,9 @@
 use std::convert::Infallible;
 
 use super::fen::{self, Counters};
+use super::ply::Ply;
 use super::{perft, repetition, Board, Color, Move, MoveList, Rules};
 use crate::game::{EndReason, Game, GameError, Player, Status};
-
-/// One ply of the game's history.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ply {
-    /// The board before the move.
-    pub before: Board,
-    /// The move played.
-    pub mv: Move,
-    /// Whether the move put the opponent's general in check.
-    pub gives_check: bool,
-    /// Whether the move captured.
-    pub captured: bool,
-    /// Plies without a capture before the move.
-    pub since_capture: u32,
-}
 
 /// A Xiangqi game from a start position, under a set of rules.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@
 //! chased the same piece with every move while the other did not loses (perpetual chase);
 //! otherwise the game is drawn.
 
-use super::position::Ply;
+use super::ply::Ply;
 use super::tables::on_own_half;
 use super::{attacks, Bitboard, Board, Color, Kind, Move, RepetitionRule, Square};
 use crate::game::{EndReason, Status};

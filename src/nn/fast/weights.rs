@@ -11,22 +11,9 @@ use burn::nn::Linear;
 use burn::tensor::Tensor;
 
 use super::bf16::Precision;
-use super::winograd::Winograd;
+use super::winograd::{FoldedConv, Winograd};
 use crate::nn::flex_data::floats;
 use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};
-
-/// A convolution with its batch-norm folded in.
-#[derive(Clone, Debug)]
-pub(crate) struct FoldedConv {
-    /// Input channels.
-    pub input: usize,
-    /// Output channels.
-    pub output: usize,
-    /// `[kernel × kernel × input, output]`, row-major.
-    pub weight: Vec<f32>,
-    /// One per output channel.
-    pub bias: Vec<f32>,
-}
 
 /// A linear layer: `weight` is `[inputs, outputs]`, row-major.
 #[derive(Clone, Debug)]

@@ -11,9 +11,21 @@ use super::bf16::{self, Precision};
 #[cfg(target_arch = "x86_64")]
 use super::kernels::has_avx512;
 use super::kernels::{multiversion, product, Product};
-use super::weights::FoldedConv;
 
 use rayon::prelude::*;
+
+/// A convolution with its batch-norm folded in.
+#[derive(Clone, Debug)]
+pub(crate) struct FoldedConv {
+    /// Input channels.
+    pub input: usize,
+    /// Output channels.
+    pub output: usize,
+    /// `[kernel × kernel × input, output]`, row-major.
+    pub weight: Vec<f32>,
+    /// One per output channel.
+    pub bias: Vec<f32>,
+}
 
 /// Points of a 4×4 transformed tile.
 const POINTS: usize = 16;

@@ -1,6 +1,7 @@
-//! What a search produces: per-move statistics, the policy target for training (visits
-//! pruned of forced playouts, or Gumbel's improved policy), the root's value, the
-//! principal variation, and the move to play under the temperature schedule.
+//! Reading a search's [`SearchResult`] out of its tree — the policy target for training
+//! (visits pruned of forced playouts, or Gumbel's improved policy), the root's value, the
+//! principal variation, the MultiPV lines — and the move to play under the temperature
+//! schedule.
 
 use rand::Rng;
 
@@ -9,60 +10,13 @@ use super::evaluator::Wdl;
 use super::gumbel;
 use super::node::{Edge, Node, NodeKind};
 use super::search::Search;
+use super::search_result::{MoveStats, SearchResult};
 use super::select;
 use super::tree::ROOT;
 use crate::game::{Game, Player};
 
-/// One root move's statistics.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MoveStats<M> {
-    /// The move.
-    pub mv: M,
-    /// Its prior from the evaluator (before any root noise).
-    pub prior: f32,
-    /// Its visits (the reused tree's included).
-    pub visits: u32,
-    /// Its mean value from the mover's view, if visited.
-    pub q: Option<f32>,
-    /// Its share of the policy target.
-    pub policy: f32,
-}
-
-/// The outcome of a search, for play and for training.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult<M> {
-    /// Every legal move at the root, in the order of `Game::legal_moves` (empty if the
-    /// game is over or the root was never expanded).
-    pub moves: Vec<MoveStats<M>>,
-    /// The root's mean value from the mover's view, in [−1, 1].
-    pub value: f32,
-    /// The same as win/draw/loss.
-    pub wdl: Wdl,
-    /// The evaluator's own value of the root, from the mover's view.
-    pub raw_value: f32,
-    /// Simulations of this search.
-    pub simulations: u32,
-    /// Visits of the root, the reused tree's included.
-    pub visits: u32,
-    /// Whether this was a full search (playout-cap randomization: recorded for training).
-    pub full: bool,
-    /// The most visited move (`None` without moves).
-    pub best: Option<M>,
-    /// The most visited line from the root (stopping at a chance point).
-    pub pv: Vec<M>,
-    /// The deepest descent, in plies and chance draws.
-    pub depth: u32,
-}
-
-impl<M: Copy> SearchResult<M> {
-    /// The policy target over the legal moves (sums to 1 when there are moves).
-    pub fn policy(&self) -> Vec<f32> {
-        self.moves.iter().map(|m| m.policy).collect()
-    }
-}
-
 /// A node's W/D/L estimate from `player`'s view.
-pub fn wdl<M, O>(node: &Node<M, O>, player: Player) -> Wdl {
+fn wdl<M, O>(node: &Node<M, O>, player: Player) -> Wdl {
     let first = if node.visits == 0 {
         Wdl::from_value(node.raw)
     } else {
@@ -73,7 +27,7 @@ pub fn wdl<M, O>(node: &Node<M, O>, player: Player) -> Wdl {
     first.for_first(player)
 }
 
-pub(crate) fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
+fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
     let mover = search.game().to_move();
     let expanded = search.tree[ROOT].kind == NodeKind::Decision;
     let policy = if expanded { policy_target(search) } else { Vec::new() };
@@ -134,7 +88,7 @@ fn principal_variation<G: Game>(search: &Search<G>) -> Vec<G::Move> {
 
 /// The lines of the `count` most visited root moves (ordered as the principal variation
 /// chooses), each with its mean value from the mover's view: the search's MultiPV.
-pub(crate) fn root_lines<G: Game>(search: &Search<G>, count: usize) -> Vec<(f32, Vec<G::Move>)> {
+fn root_lines<G: Game>(search: &Search<G>, count: usize) -> Vec<(f32, Vec<G::Move>)> {
     let tree = &search.tree;
     if tree[ROOT].kind != NodeKind::Decision {
         return Vec::new();
@@ -231,6 +185,18 @@ fn prune_forced_playouts<M: Copy, O: Copy>(
 }
 
 impl<G: Game> Search<G> {
+    /// The result of the search so far: per-move statistics, the training target and
+    /// the root's value. (Does not choose a move: see [`Search::choose_move`].)
+    pub fn result(&mut self) -> SearchResult<G::Move> {
+        result(self)
+    }
+
+    /// The lines of the `count` most visited root moves, the best first, each with its
+    /// mean value from the mover's view (MultiPV).
+    pub fn root_lines(&self, count: usize) -> Vec<(f32, Vec<G::Move>)> {
+        root_lines(self, count)
+    }
+
     /// The move to play after the search at `ply` plies into the game: Gumbel's
     /// Sequential Halving winner, or (PUCT) a draw in proportion to the policy target
     /// raised to `1/T` for the temperature `T` of the schedule — the most visited move
