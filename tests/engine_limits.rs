@@ -115,7 +115,8 @@ fn the_positions_are_what_they_claim() {
 fn every_limit_ends_every_players_search_in_every_position() {
     let mut slowest = Vec::new();
     for spec in PLAYERS {
-        for (fen, expected) in [(LOST, None), (SOLVED, Some("mate")), (ONE_MOVE, Some("d0d1")), (MATED, Some("(none)"))] {
+        for (fen, expected) in [(LOST, None), (SOLVED, Some("mate")), (ONE_MOVE, Some("d0d1")), (MATED, Some("(none)"))]
+        {
             for limit in LIMITS {
                 let (output, elapsed) = answer(spec, fen, limit);
                 let best = bestmove(&output);

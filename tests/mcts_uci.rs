@@ -45,10 +45,12 @@ fn go_movetime_and_infinite_are_bounded_by_time() {
     let output = engine_output("uci\nposition startpos moves h2e2\ngo movetime 300\n");
     legal_bestmove(&output);
     let elapsed = started.elapsed().as_millis() as u64;
-    // The time limit replaces the spec's 300 simulations, and the search stops near it:
-    // the bound is far beyond any scheduling delay, far short of a search that ignored it.
+    // The time limit replaces the spec's 300 simulations (a search that stopped at them
+    // stopped before its time, however fast or loaded the machine), and the search stops
+    // near it: the bound is far beyond any scheduling delay, far short of a search that
+    // ignored it.
     let (nodes, time) = (last_info(&output, "nodes"), last_info(&output, "time"));
-    assert!(nodes > 300, "{output}");
+    assert!(nodes != 300 || time >= 300, "{output}");
     assert!(time <= elapsed && elapsed < 300 + 10_000, "{elapsed} ms: {output}");
     // Told to stop at once, it answers with the little it searched.
     let output = engine_output("uci\nposition startpos moves h2e2\ngo infinite\nisready\nstop\nquit\n");

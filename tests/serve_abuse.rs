@@ -82,7 +82,9 @@ fn random_and_mutated_frames_change_nothing() {
         assert!(sent >= 3000);
         // A flood past the rate limit: one warning, then silence, and the game goes on.
         let mut flood = Client::connect(addr, &id, None).await;
-        flood.send_burst("{", 100).await;
+        // A thousand at once: more than the burst of 40 and 20 a second allow however slowly
+        // this machine reads them (unless it reads fewer than 20 a second).
+        flood.send_burst("{", 1000).await;
         let mut answered = 0;
         loop {
             let message = flood.error().await;
@@ -92,7 +94,7 @@ fn random_and_mutated_frames_change_nothing() {
             assert!(message.starts_with("not JSON: "), "{message}");
             answered += 1;
         }
-        assert!((40..100).contains(&answered), "{answered} frames answered before the warning");
+        assert!((40..1000).contains(&answered), "{answered} frames answered before the warning");
         let mut fresh = Client::connect(addr, &id, None).await;
         let after = fresh.next().await;
         assert_eq!(moves(&after), moves(&before));

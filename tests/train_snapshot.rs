@@ -127,6 +127,7 @@ fn a_killed_run_whose_directory_is_lost_goes_on_from_its_snapshot() {
 
 /// The sample shards in a run's `games/`.
 fn shards(dir: &RunDir) -> usize {
-    let entries = std::fs::read_dir(dir.games()).map(|entries| entries.flatten().collect::<Vec<_>>()).unwrap_or_default();
+    let entries =
+        std::fs::read_dir(dir.games()).map(|entries| entries.flatten().collect::<Vec<_>>()).unwrap_or_default();
     entries.iter().filter(|entry| entry.file_name().to_string_lossy().ends_with(".npz")).count()
 }

@@ -8,9 +8,10 @@ use burn::module::Module;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Device, Tensor, TensorData};
 use xiangqi_zero::game::xiangqi::Xiangqi;
-use xiangqi_zero::nn::bf16::{has_bf16, Precision};
+use xiangqi_zero::nn::bf16::has_bf16;
 use xiangqi_zero::nn::conv3x3;
 use xiangqi_zero::nn::loss::losses;
+use xiangqi_zero::nn::Precision;
 use xiangqi_zero::nn::{onnx, CpuNet, Encoding, Net, NetConfig, NetInfo, PolicyHead, Provenance};
 
 use super::bench_peer::{pytorch_peer, PyTorchJob};

@@ -1,7 +1,7 @@
 //! The mean of several nets of one shape: every weight and every batch-norm running
 //! statistic averaged, tensor by tensor (stochastic weight averaging over snapshots).
-//! No mean of a run's last five generations has published a collapsed value, and the mean
-//! of the bootstrap's last five outplayed its last net alone (docs/experiments.md).
+//! A run publishes each generation's net so (`[train] average_generations`); why is in
+//! docs/experiments.md.
 
 use burn::store::bridge::{from_data, to_data};
 use burn::store::ModuleSnapshot;

@@ -230,8 +230,8 @@ mod tests {
             pv: vec![1, 10],
             more: Vec::new(),
         };
-        // The lines: +22, +8, +11; and a fourth that tops them all, and one that
-        // ties with the second (it stays after it).
+        // Lines of +22, +8, +11; a fourth that tops them all, and one that ties with the
+        // second (it stays after it).
         report.rank_lines(vec![line(22, &[1, 10]), line(8, &[2]), line(11, &[3, 30]), line(40, &[4]), line(8, &[5])]);
         assert_eq!((report.best, report.score, report.pv.clone()), (Some(4), Score::Cp(40), vec![4]));
         assert_eq!(report.more, vec![line(22, &[1, 10]), line(11, &[3, 30]), line(8, &[2]), line(8, &[5])]);

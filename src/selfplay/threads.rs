@@ -1,14 +1,10 @@
 //! Self-play's threads: one per worker, each in its own rayon pool of `cores / workers`
 //! threads (at least one), which our CPU forward pass splits its batches over.
 //!
-//! The default is one worker per core, each with a single-threaded forward. Measured on
-//! 2 cores (6×64 net, batch 64, 100 simulations, `bench selfplay --threads 0` against
-//! `--threads 1`, 8 alternating 2 s runs each on a machine shared with builds): two such
-//! workers ran 1274 simulations/s (median), one worker whose forward used both cores
-//! 1231 — within the noise, but on the side reasoning predicts: a lone worker's search
-//! (gathering leaves, backing up, playing moves; under 1% of the time in `perf`) runs on
-//! one thread while the other core waits, and splitting a batch across threads adds a
-//! hand-over per forward, where separate workers share nothing.
+//! The default is one worker per core, each with a single-threaded forward: a lone
+//! worker's search (gathering leaves, backing up, playing moves) runs on one thread while
+//! the other cores wait, and splitting a batch across threads adds a hand-over per
+//! forward, where separate workers share nothing (docs/training-speed.md has the figures).
 
 /// Runs `work(worker)` for each of `workers` workers on its own thread, inside a rayon
 /// pool of `rayon::current_num_threads() / workers` threads (a lone worker keeps the

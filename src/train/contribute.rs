@@ -8,7 +8,7 @@ use burn::tensor::Device;
 
 use super::config::Config;
 use super::game::TrainableGame;
-use super::net_player::net_player;
+use super::net_evaluator::net_evaluator;
 use super::run::RunOptions;
 use super::run_dir::{generation_name, RunDir};
 use super::run_error::RunError;
@@ -39,7 +39,7 @@ pub fn contribute<G: TrainableGame>(
             prefix: generation_name(generation + 1),
             seed: config.seed ^ std::process::id() as u64 ^ (round << 40) ^ u64::from(generation) << 20,
         };
-        let evaluator = net_player::<G>(&net, &options.device, config);
+        let evaluator = net_evaluator::<G>(&net, &options.device, config);
         let report =
             play_games(evaluator, &config.search, &config.selfplay, &job, options.stop, &SelfPlayProgress::new())
                 .map_err(|e| RunError(e.to_string()))?;

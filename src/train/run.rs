@@ -17,7 +17,7 @@ use super::forecast::Forecast;
 use super::game::TrainableGame;
 use super::ladder::{evaluate_net, Evaluation};
 use super::metrics::{append_metrics, read_metrics, truncate_metrics, GenerationMetrics};
-use super::net_player::net_player;
+use super::net_evaluator::net_evaluator;
 use super::plot::draw_plots;
 use super::progress_bar::bar;
 use super::run_dir::{generation_name, RunDir, RunState};
@@ -127,7 +127,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
                 play_games(config.run.bootstrap_evaluator(), &search, &config.selfplay, job, options.stop, progress)
             })?
         } else {
-            let evaluator = net_player::<G>(&published, &options.device, config);
+            let evaluator = net_evaluator::<G>(&published, &options.device, config);
             play_part(&job, options, |job, progress| {
                 play_games(evaluator, &config.search, &config.selfplay, job, options.stop, progress)
             })?

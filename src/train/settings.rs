@@ -2,7 +2,7 @@
 //! generation of new samples buys, the optimiser and its learning-rate schedule, and the
 //! replay window's size as the run grows.
 
-use crate::nn::bf16::Precision;
+use crate::nn::Precision;
 use serde::{Deserialize, Serialize};
 
 /// The optimiser.

@@ -13,7 +13,7 @@ use burn::tensor::Device;
 
 use super::config::Config;
 use super::game::TrainableGame;
-use super::net_player::net_player;
+use super::net_evaluator::net_evaluator;
 use super::{Batch, Trainer};
 use crate::mcts::Evaluator;
 use crate::nn::Net;
@@ -50,7 +50,7 @@ impl SpeedProbe {
         } else {
             0.0
         };
-        let net_move = seconds_per_move::<G, _>(config, net_player::<G>(model, device, config), &config.search)?;
+        let net_move = seconds_per_move::<G, _>(config, net_evaluator::<G>(model, device, config), &config.search)?;
         let train_sample = seconds_per_sample::<G>(config, model, device);
         Ok(SpeedProbe { bootstrap_move, net_move, train_sample, plies: G::TYPICAL_PLIES })
     }

@@ -1,15 +1,12 @@
 //! The trained nets a machine holds: the newest net of each run directory in a folder
 //! (`checkpoints/`), with how strong it measured last — what `serve` offers beside its
-//! built-in players.
+//! built-in players (`web::trained_engine`).
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::metrics::read_metrics;
 use super::run_dir::{generation_name, RunDir};
-
-/// Simulations per move a trained net is offered with.
-pub const OFFERED_SIMULATIONS: u32 = 800;
 
 /// The newest net of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,20 +25,6 @@ impl TrainedNet {
     /// The name players pick it by: `xiangqi-tiny-gen0012`.
     pub fn name(&self) -> String {
         format!("{}-{}", self.run, generation_name(self.generation))
-    }
-
-    /// Its player spec: the net in MCTS at [`OFFERED_SIMULATIONS`] simulations a move.
-    pub fn spec(&self) -> String {
-        format!("net(sims={OFFERED_SIMULATIONS}):{}", self.model.display())
-    }
-
-    /// What a player is told about it: a trained net, whose, and how strong it measured.
-    pub fn about(&self) -> String {
-        let measured = self.measured.as_deref().unwrap_or("not evaluated yet");
-        format!(
-            "a trained net: run {}, generation {}, {OFFERED_SIMULATIONS} simulations a move; {measured}",
-            self.run, self.generation
-        )
     }
 }
 

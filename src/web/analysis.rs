@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::ending::sentence;
 use super::engines::Engine;
 use super::protocol::MoveNames;
-use super::table::Board;
+use super::table::WebGame;
 use crate::game::xiangqi::{position_or_record, Move, Notation, Xiangqi};
 use crate::game::{Game, Player as Seat, Status};
 use crate::nn::NetEvaluator;

@@ -8,7 +8,10 @@ use std::time::Duration;
 use super::table::{check_player, Table};
 use crate::nn::{shipped_net, NetInfo, NetSource};
 use crate::players::PlayerSpec;
-use crate::train::OFFERED_SIMULATIONS;
+use crate::train::TrainedNet;
+
+/// Simulations per move a net is offered with, the shipped ones and the trained ones.
+pub const OFFERED_SIMULATIONS: u32 = 800;
 
 /// The engines offered when `--engine` is not given.
 pub const DEFAULT_ENGINES: [&str; 3] = ["easy=alphabeta:depth=1", "medium=alphabeta:depth=3", "hard=alphabeta:ms=1000"];
@@ -35,6 +38,18 @@ pub fn shipped_engine() -> Option<(String, String)> {
         );
         (spec, about)
     })
+}
+
+/// A trained net as an engine, `NAME=SPEC` (the net in MCTS at [`OFFERED_SIMULATIONS`]
+/// simulations a move), with what the page says of it: whose net, how strong it measured.
+pub fn trained_engine(net: &TrainedNet) -> (String, String) {
+    let spec = format!("{}=net(sims={OFFERED_SIMULATIONS}):{}", net.name(), net.model.display());
+    let measured = net.measured.as_deref().unwrap_or("not evaluated yet");
+    let about = format!(
+        "a trained net: run {}, generation {}, {OFFERED_SIMULATIONS} simulations a move; {measured}",
+        net.run, net.generation
+    );
+    (spec, about)
 }
 
 /// The hint engine of local games.

@@ -1,6 +1,6 @@
 //! The game on a room's table, whatever the game: moves checked by the rules core, chance
 //! outcomes drawn and recorded, the position as the protocol shows it, and an engine's
-//! move. [`Table`] is the object-safe face the rooms use; [`Board`] adds to each game what
+//! move. [`Table`] is the object-safe face the rooms use; [`WebGame`] adds to each game what
 //! only the web shows (its cells, the general in check).
 
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ use crate::players::{Playable, PlayerSpec};
 use crate::search::Limits;
 
 /// What the web shows of a game beyond the [`Game`] trait.
-pub trait Board: View {
+pub trait WebGame: View {
     /// The cells top rank first, files left to right: `""` empty, a FEN letter, `X` hidden.
     fn cells(&self) -> Vec<String>;
     /// The square of the side to move's general when it is in check.
@@ -31,7 +31,7 @@ pub trait Board: View {
     fn names(&self, mv: Self::Move) -> Option<MoveNames>;
 }
 
-impl Board for Xiangqi {
+impl WebGame for Xiangqi {
     fn cells(&self) -> Vec<String> {
         let squares = self.board().squares();
         (0..10)
@@ -60,7 +60,7 @@ impl Board for Xiangqi {
     }
 }
 
-impl Board for Banqi {
+impl WebGame for Banqi {
     fn cells(&self) -> Vec<String> {
         (0..banqi::Square::RANKS as i32)
             .rev()
@@ -100,13 +100,13 @@ impl Board for Banqi {
 pub struct Snapshot {
     /// The position's text.
     pub fen: String,
-    /// The cells (see [`Board::cells`]).
+    /// The cells (see [`WebGame::cells`]).
     pub board: Vec<String>,
     /// The seat to move.
     pub to_move: Seat,
     /// The legal moves (empty when the rules have ended the game).
     pub legal: Vec<String>,
-    /// The legal moves as players read them (see [`Board::names`]; empty for Banqi).
+    /// The legal moves as players read them (see [`WebGame::names`]; empty for Banqi).
     pub legal_names: Vec<MoveNames>,
     /// The legal moves that let a repetition end the game against their player, each with
     /// its warning ([`RepetitionWarning`]).
@@ -125,7 +125,7 @@ pub trait Table: Send + Sync {
     fn start(&self) -> String;
     /// The moves as recorded: move text, then `:` and each chance outcome (`b3b3:R`).
     fn moves(&self) -> &[String];
-    /// The moves as players read them (see [`Board::names`]; empty for Banqi).
+    /// The moves as players read them (see [`WebGame::names`]; empty for Banqi).
     fn move_names(&self) -> &[MoveNames];
     /// Checks `text` as the next move and draws its chance outcomes with `rng`: the
     /// move as it is to be recorded, or why it cannot be played. Changes nothing.
@@ -155,8 +155,8 @@ pub trait Table: Send + Sync {
 pub fn new_table(game: &str, start: Option<&str>) -> Result<Box<dyn Table>, String> {
     let start = start.unwrap_or("startpos");
     match game {
-        "xiangqi" => Ok(Box::new(Match::new(Xiangqi::from_text(start).map_err(|e| e.to_string())?))),
-        "banqi" => Ok(Box::new(Match::new(Banqi::from_text(start).map_err(|e| e.to_string())?))),
+        "xiangqi" => Ok(Box::new(GameTable::new(Xiangqi::from_text(start).map_err(|e| e.to_string())?))),
+        "banqi" => Ok(Box::new(GameTable::new(Banqi::from_text(start).map_err(|e| e.to_string())?))),
         other => Err(format!("unknown game `{other}` (xiangqi, banqi)")),
     }
 }
@@ -171,16 +171,16 @@ pub fn check_player(game: &str, spec: &PlayerSpec) -> Result<(), String> {
 
 /// A game of `G` from its start.
 #[derive(Clone)]
-struct Match<G: Board> {
+struct GameTable<G: WebGame> {
     start: G,
     game: G,
     moves: Vec<String>,
     names: Vec<MoveNames>,
 }
 
-impl<G: Board> Match<G> {
+impl<G: WebGame> GameTable<G> {
     fn new(start: G) -> Self {
-        Match { game: start.clone(), start, moves: Vec::new(), names: Vec::new() }
+        GameTable { game: start.clone(), start, moves: Vec::new(), names: Vec::new() }
     }
 
     /// `text` read as a legal move here.
@@ -195,7 +195,7 @@ impl<G: Board> Match<G> {
     }
 }
 
-impl<G: Board> Table for Match<G> {
+impl<G: WebGame> Table for GameTable<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }

@@ -11,8 +11,8 @@
 //! [`crate::game::Game`].
 
 mod board;
+mod chess_move;
 mod movegen;
-mod notation;
 pub mod perft;
 mod piece;
 mod pool;
@@ -24,8 +24,8 @@ pub mod text;
 mod zobrist;
 
 pub use board::{Board, Cell};
+pub use chess_move::Move;
 pub use movegen::MoveList;
-pub use notation::Move;
 pub use piece::{Color, Kind, Piece};
 pub use pool::Pool;
 pub use position::Banqi;

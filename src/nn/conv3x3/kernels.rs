@@ -1,6 +1,6 @@
 //! The convolution's arithmetic on channels-last `f32` slices (`[batch, height, width,
 //! channels]`), the batch split among rayon's threads in chunks of a few images: all three
-//! operations by Winograd's F(2×2, 3×3) ([`crate::nn::fast::winograd`], shared with our
+//! operations by Winograd's F(2×2, 3×3) ([`crate::nn::cpu::winograd`], shared with our
 //! forward pass, which works channels-last too), the gradient to the input as the
 //! convolution of the output's gradient, the gradient to the weight through the
 //! transforms' backward.
@@ -9,9 +9,9 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
-use crate::nn::bf16::Precision;
-use crate::nn::fast::kernels::zeros;
-use crate::nn::fast::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
+use crate::nn::cpu::kernels::zeros;
+use crate::nn::cpu::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
+use crate::nn::Precision;
 
 /// Images one Winograd call covers.
 const CHUNK: usize = 4;

@@ -18,7 +18,8 @@ pub use backend::{options, Conv3x3Backend};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::bf16::{has_bf16, Precision};
+use super::bf16::has_bf16;
+use super::Precision;
 
 /// Whether the products of training's 3×3 convolutions (forward and both gradients) run
 /// in bf16: set by the trainer for the process ([`set_precision`]).

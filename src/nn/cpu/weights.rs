@@ -10,7 +10,7 @@ use burn::nn::conv::Conv2d;
 use burn::nn::Linear;
 use burn::tensor::Tensor;
 
-use super::bf16::Precision;
+use super::precision::Precision;
 use super::winograd::{FoldedConv, Winograd};
 use crate::nn::flex_data::floats;
 use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};

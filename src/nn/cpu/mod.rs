@@ -7,6 +7,7 @@
 
 pub mod bf16;
 pub(crate) mod kernels;
+pub(crate) mod precision;
 pub(crate) mod transpose;
 mod weights;
 pub(crate) mod winograd;
@@ -16,8 +17,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig};
-use bf16::Precision;
 use kernels::{add_bias, add_matmul, bias_relu, matmul, scaled_product_transposed, sized};
+use precision::Precision;
 use transpose::transpose;
 use weights::{PolicyLayer, Weights};
 use winograd::{Epilogue, Geometry, Scratch};

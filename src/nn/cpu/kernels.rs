@@ -157,7 +157,7 @@ macro_rules! multiversion {
                 generic($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
-            if $crate::nn::fast::kernels::has_avx512() {
+            if $crate::nn::cpu::kernels::has_avx512() {
                 // SAFETY: the CPU has AVX-512F, checked just above.
                 return unsafe { avx512($($arg),*) };
             }

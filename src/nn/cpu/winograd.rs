@@ -7,10 +7,11 @@
 //! [`Winograd::forward`], its gradient to the weight through the transforms' backward
 //! ([`add_transformed_gradient`], [`kernel_gradient`]).
 
-use super::bf16::{self, Precision};
+use super::bf16;
 #[cfg(target_arch = "x86_64")]
 use super::kernels::has_avx512;
 use super::kernels::{multiversion, product, Product};
+use super::precision::Precision;
 
 use rayon::prelude::*;
 

@@ -1,5 +1,5 @@
-//! The net's self-play player, as the generation loop, the self-play workers and the speed
-//! probe all build it.
+//! The net as self-play's evaluator, as the generation loop, the self-play workers and
+//! the speed probe all build it.
 
 use burn::tensor::Device;
 
@@ -8,9 +8,9 @@ use super::game::TrainableGame;
 use crate::mcts::Guided;
 use crate::nn::{Inference, Net, NetEvaluator};
 
-/// The net's self-play player: `model`'s forward pass on `device`, with the rules' help
+/// The net as self-play's evaluator: `model`'s forward pass on `device`, with the rules' help
 /// that `config`'s search asks for.
-pub(super) fn net_player<G: TrainableGame>(
+pub(super) fn net_evaluator<G: TrainableGame>(
     model: &Net,
     device: &Device,
     config: &Config,

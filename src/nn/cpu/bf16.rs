@@ -4,43 +4,8 @@
 //! when the net is loaded; each product's inputs when they are transformed; every sum
 //! stays f32. Training's convolutions and both their gradients may run so too
 //! (`[train] precision = "bf16"`, [`crate::nn::conv3x3::set_precision`]); its master
-//! weights and optimiser stay f32. (AVX512-BF16's `vdpbf16ps` alone, tried
-//! first, ran 0.7–1.0× f32 here: on these CPUs it issues half as often as an FMA.)
-
-/// The precision of the 3×3 convolutions' products.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub enum Precision {
-    /// f32 throughout.
-    #[default]
-    #[serde(rename = "fp32")]
-    F32,
-    /// bf16 products summed in f32 (AMX).
-    #[serde(rename = "bf16")]
-    Bf16,
-}
-
-/// The environment variable that chooses the precision: `fp32` forces f32; unset (or
-/// `bf16`), bf16 where the machine runs it ([`has_bf16`]).
-pub const PRECISION_VARIABLE: &str = "XIANGQI_ZERO_PRECISION";
-
-impl Precision {
-    /// The best precision this CPU runs, unless [`PRECISION_VARIABLE`] says `fp32`.
-    pub fn for_this_cpu() -> Precision {
-        match std::env::var(PRECISION_VARIABLE).as_deref() {
-            Ok("fp32" | "f32") => Precision::F32,
-            _ if has_bf16() => Precision::Bf16,
-            _ => Precision::F32,
-        }
-    }
-
-    /// `bf16` or `fp32`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Precision::F32 => "fp32",
-            Precision::Bf16 => "bf16",
-        }
-    }
-}
+//! weights and optimiser stay f32. AVX512-BF16's `vdpbf16ps` alone is no faster than f32
+//! (it issues half as often as an FMA), so bf16 needs the tiles.
 
 /// Whether bf16 products run here: the CPU has AMX tiles with bf16 (Intel since Sapphire
 /// Rapids) and AVX512-BF16 (to round to bf16), and the kernel lets this process use the
