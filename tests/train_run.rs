@@ -108,7 +108,9 @@ fn two_generations_leave_a_complete_run_directory() {
     let offered = trained_nets(run.parent().unwrap());
     let ours = offered.iter().find(|net| net.model == dir.model(2)).expect("the run's newest net is offered");
     assert_eq!((ours.generation, ours.name()), (2, format!("{}-gen0002", run.file_name().unwrap().to_string_lossy())));
-    assert!(ours.about().contains("generation 2") && ours.about().contains("ladder Elo"), "{}", ours.about());
+    let (engine, about) = xiangqi_zero::web::trained_engine(ours);
+    assert!(engine.starts_with(&format!("{}=net(sims=800):", ours.name())), "{engine}");
+    assert!(about.contains("generation 2") && about.contains("ladder Elo"), "{about}");
     assert!(assert_shards_readable::<Xiangqi>(&run) >= 2);
     for plot in ["losses.png", "elo.png"] {
         let bytes = std::fs::read(dir.plots().join(plot)).unwrap();
