@@ -167,7 +167,8 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
 /// Restores the run in `dir` from its snapshot (`snapshot`, else the default one beside
 /// it) when the directory holds no run; an explicit snapshot that is not there is an error.
 fn restore_if_gone(dir: &RunDir, snapshot: Option<&Path>) -> anyhow::Result<()> {
-    if dir.read_state()?.is_some() {
+    // A run, or something that is no run directory (a file, say: refused below).
+    if !matches!(dir.read_state(), Ok(None)) {
         return Ok(());
     }
     let path = snapshot.map_or_else(|| default_snapshot(dir), Path::to_path_buf);
