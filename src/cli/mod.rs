@@ -1,9 +1,15 @@
 //! One module per subcommand; each is a thin layer over the library.
 
 mod bench;
+mod bench_mcts;
+mod bench_movegen;
 mod bench_nn;
 mod bench_peer;
+mod bench_search;
+mod bench_selfplay;
 mod bench_stats;
+mod bench_train;
+mod bench_web;
 mod eval;
 mod export;
 mod notation;

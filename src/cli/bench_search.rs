@@ -1,0 +1,81 @@
+//! `bench search`: alpha-beta speed from the start position and the depth one second
+//! reaches, and an engine's at the same depth in the same runs.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::bench_peer::{Engine, Protocol};
+use super::bench_stats::versus;
+use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::Game;
+use xiangqi_zero::search::xiangqi::AlphaBeta;
+use xiangqi_zero::search::Limits;
+
+/// Alpha-beta speed from the start position, and the depth it reaches in one second;
+/// and the engine's at the same depth in the same runs (a fresh process each run, with
+/// its protocol and answer timeout) when one is given.
+pub(super) fn search(depth: u32, runs: u32, engine: Option<(PathBuf, Protocol, Duration)>) -> anyhow::Result<()> {
+    let game = Xiangqi::start();
+    let mut searcher = AlphaBeta::new(16);
+    // Each run times ours, then the engine's, so that both see the same machine; every
+    // run searches the same tree (a cleared table, a fresh engine).
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let mut name = String::new();
+    for _ in 0..runs {
+        searcher.clear();
+        let report = searcher.search(&game, &Limits::depth(depth), &mut |_| {});
+        ours.push((Some(report.nodes), report.elapsed));
+        if let Some((path, protocol, timeout)) = &engine {
+            let mut peer = Engine::start(path, *protocol, *timeout)?;
+            theirs.push(peer.search(depth)?);
+            name = std::mem::take(&mut peer.name);
+        }
+    }
+    let (our_elapsed, counted) = median_search(ours);
+    let (our_nodes, our_rate) = counted.unwrap_or_default();
+    let theirs = engine.as_ref().map(|_| median_search(theirs));
+    println!(
+        "search alphabeta depth {depth} startpos: {:.2}M nodes/s (median of {runs}, {our_nodes} nodes in {} ms){}",
+        our_rate / 1e6,
+        our_elapsed.as_millis(),
+        versus(our_rate, theirs.and_then(|t| t.1).map(|t| t.1), &name)
+    );
+    match theirs {
+        Some((elapsed, Some((nodes, rate)))) => println!(
+            "search {name} depth {depth} startpos in the same runs: {:.2}M nodes/s (median of {runs}, {nodes} nodes in {} ms)",
+            rate / 1e6,
+            elapsed.as_millis()
+        ),
+        Some((elapsed, None)) => println!(
+            "search {name} depth {depth} startpos in the same runs: {} ms to depth {depth} (median of {runs}); it printed no node count, so no nodes/s ratio",
+            elapsed.as_millis()
+        ),
+        None => println!(
+            "search peer: none measured (pass --vs-engine PATH [--protocol ucci] to compare with Pikafish or ElephantEye)"
+        ),
+    }
+    let mut reached = 0;
+    searcher.clear();
+    let report = searcher.search(&game, &Limits::movetime(Duration::from_secs(1)), &mut |r| reached = r.depth);
+    println!("search alphabeta startpos in 1 s: depth {reached} ({} nodes)", report.nodes);
+    Ok(())
+}
+
+/// The median run of a search bench, given each run's node count (if it printed one) and
+/// time: by nodes/s when every run counted its nodes (that run's time, nodes and
+/// nodes/s), else by time alone.
+fn median_search(mut runs: Vec<(Option<u64>, Duration)>) -> (Duration, Option<(u64, f64)>) {
+    let rate = |(nodes, elapsed): (u64, Duration)| nodes as f64 / elapsed.as_secs_f64();
+    let counted: Option<Vec<(u64, Duration)>> = runs.iter().map(|&(nodes, elapsed)| Some((nodes?, elapsed))).collect();
+    match counted {
+        Some(mut counted) => {
+            counted.sort_by(|&a, &b| rate(a).total_cmp(&rate(b)));
+            let (nodes, elapsed) = counted[counted.len() / 2];
+            (elapsed, Some((nodes, rate((nodes, elapsed)))))
+        }
+        None => {
+            runs.sort_by_key(|run| run.1);
+            (runs[runs.len() / 2].1, None)
+        }
+    }
+}
