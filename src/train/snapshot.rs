@@ -30,10 +30,13 @@ pub fn write_snapshot(dir: &RunDir, state: &RunState, average: u32, path: &Path)
     let g = state.generation;
     let mut files = vec![dir.config(), dir.metrics(), dir.ladder(), dir.model(0), dir.model(g), dir.optimizer(g)];
     // The trainer's nets the next generation's mean takes in: generations g + 2 − n ..= g.
+    // (Without averaging, the trainer's net is the generation's net: one file, once.)
     for k in (g + 2).saturating_sub(average).max(state.first).max(1)..=g {
-        files.push(dir.trained_model(k)?);
+        let file = dir.trained_model(k)?;
+        if !files.contains(&file) {
+            files.push(file);
+        }
     }
-    files.dedup();
     let mut archive = tar::Builder::new(Vec::new());
     for file in files {
         let bytes = match storage::read(&file) {
@@ -125,7 +128,6 @@ fn append(archive: &mut tar::Builder<Vec<u8>>, name: PathBuf, bytes: &[u8], path
     let mut header = tar::Header::new_gnu();
     header.set_size(bytes.len() as u64);
     header.set_mode(0o644);
-    header.set_cksum();
     archive
         .append_data(&mut header, &name, bytes)
         .map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })
