@@ -1,6 +1,7 @@
-//! One game's room: its table, seats and tokens, clock, draw offer, spectators and their
-//! suggestions. Every change is stored first, then published as new `state` frames to
-//! every connection; the room also runs its engine and its clock's timer.
+//! One game's room: its state behind one lock ([`RoomState`]) and what its connections
+//! send — moves, suggestions, aborts, resignations, hints and the offers between the seats
+//! ([`offers`]). Every change is stored first, then published as new `state` frames
+//! ([`Frames`]) to every connection; the room also runs its engine and its clock's timer.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -12,12 +13,13 @@ use tokio::sync::{mpsc, watch};
 use super::clock::Clock;
 use super::ending::{aborted, outcome};
 use super::engines::{restored_engine, think, Engine, HINT_SPEC};
-use super::protocol::{BySeat, ClientFrame, ClockSetting, ClockView, GameSummary, Outcome, Reply, State};
+use super::frames::Frames;
+use super::offers::{self, Effect};
+use super::protocol::{ClientFrame, ClockSetting, GameSummary, Outcome, Reply};
+use super::role::{seat_name, Role};
+use super::room_state::{replayed, RoomState, NOTHING_TO_TAKE_BACK};
 use super::store::{GameRow, Store};
-use super::table::{new_table, Table};
-use crate::date::unix_now;
 use crate::game::{Player as Seat, Status};
-use crate::players::PlayerSpec;
 
 /// What the rooms share: the database and the engines offered.
 pub struct Context {
@@ -50,152 +52,6 @@ impl Context {
     }
 }
 
-/// Who a connection is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// A player's seat.
-    Seat(Seat),
-    /// The local mode's token: both seats.
-    Both,
-    /// A watcher.
-    Spectator,
-}
-
-impl Role {
-    /// The protocol's name: `red`, `black`, `both`, `spectator`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Seat(seat) => seat_str(seat),
-            Role::Both => "both",
-            Role::Spectator => "spectator",
-        }
-    }
-}
-
-/// A seat's protocol name.
-fn seat_str(seat: Seat) -> &'static str {
-    match seat {
-        Seat::First => "red",
-        Seat::Second => "black",
-    }
-}
-
-/// The `state` frame for each role, serialised once per change.
-#[derive(Debug, Default)]
-pub struct Frames {
-    spectator: String,
-    red: String,
-    black: String,
-    both: String,
-}
-
-impl Frames {
-    /// The frame `role` is sent.
-    pub fn for_role(&self, role: Role) -> &str {
-        match role {
-            Role::Spectator => &self.spectator,
-            Role::Seat(Seat::First) => &self.red,
-            Role::Seat(Seat::Second) => &self.black,
-            Role::Both => &self.both,
-        }
-    }
-}
-
-/// The table of game `row` after `moves`, replayed from its start.
-fn replayed(row: &GameRow, moves: &[String]) -> Result<Box<dyn Table>, String> {
-    let mut table = new_table(&row.game, Some(&row.start))?;
-    for (ply, mv) in moves.iter().enumerate() {
-        table.apply(mv).map_err(|e| format!("move {} of game {}: {e}", ply + 1, row.id))?;
-    }
-    Ok(table)
-}
-
-/// Why a takeback is refused at the start of the game.
-const NOTHING_TO_TAKE_BACK: &str = "there is no move to take back";
-
-/// A room's mutable state.
-struct Inner {
-    row: GameRow,
-    /// The seat a player from the lobby took.
-    lobby_seat: Option<Seat>,
-    /// An engine game's engine, or why it cannot be had.
-    engine: Option<Result<PlayerSpec, String>>,
-    table: Box<dyn Table>,
-    clock: Option<Clock>,
-    end: Option<Outcome>,
-    draw_offer: Option<Seat>,
-    /// The seat asking to take its last move back (online).
-    takeback_request: Option<Seat>,
-    /// Takebacks so far: an engine's answer for a position taken back is dropped.
-    takebacks: u64,
-    /// After the end: the seat asking for a rematch (online), and the rematch's id.
-    rematch_request: Option<Seat>,
-    rematch: Option<String>,
-    /// Each spectator connection's suggestion for the current position.
-    suggestions: HashMap<u64, String>,
-    spectators: usize,
-    rng: StdRng,
-    /// The ply an engine is thinking on, so that it is asked once.
-    engine_busy: Option<usize>,
-    /// The ply the clock's timer watches, so that one timer runs per ply.
-    timer_for: Option<usize>,
-}
-
-impl Inner {
-    fn plies(&self) -> usize {
-        self.table.moves().len()
-    }
-
-    fn over(&self) -> bool {
-        self.end.is_some()
-    }
-
-    /// Both seats are taken.
-    fn live(&self) -> bool {
-        self.row.names.iter().all(Option::is_some)
-    }
-
-    /// Whether `seat` has moved since the game was created (imported moves not counted).
-    fn has_moved(&self, seat: Seat) -> bool {
-        let played = self.plies().saturating_sub(self.row.start_plies);
-        // Turns alternate, so after one ply the first mover is the side not to move.
-        played >= 2 || (played == 1 && self.to_move() != seat)
-    }
-
-    /// Both sides have moved once: the clock runs from here.
-    fn started(&self) -> bool {
-        self.plies() >= self.row.start_plies + 2
-    }
-
-    /// Whether `role` may abort now: a seat that has not moved yet, in a game not over.
-    fn can_abort(&self, role: Role) -> bool {
-        let seat = match role {
-            Role::Seat(seat) => seat,
-            Role::Both => self.to_move(),
-            Role::Spectator => return false,
-        };
-        !self.over() && (!self.has_moved(seat) || self.engine_missing().is_some())
-    }
-
-    fn to_move(&self) -> Seat {
-        self.table.to_move()
-    }
-
-    /// The engine's spec, when the seat to move is an engine's that can be had.
-    fn engine_to_move(&self) -> Option<PlayerSpec> {
-        let seat = self.to_move();
-        if self.over() || self.row.tokens[seat.index()].is_some() {
-            return None;
-        }
-        self.engine.clone()?.ok()
-    }
-
-    /// Why the engine of a game going on cannot be had.
-    fn engine_missing(&self) -> Option<&str> {
-        self.engine.as_ref()?.as_ref().err().map(String::as_str).filter(|_| !self.over())
-    }
-}
-
 /// An open game that nobody has moved in leaves the lobby this long after its creation.
 const UNSTARTED_LISTED_S: u64 = 30 * 60;
 
@@ -204,7 +60,7 @@ pub struct Room {
     /// The game's id.
     pub id: String,
     context: Arc<Context>,
-    inner: Mutex<Inner>,
+    inner: Mutex<RoomState>,
     frames: watch::Sender<Arc<Frames>>,
 }
 
@@ -221,7 +77,7 @@ impl Room {
         let room = Arc::new(Room {
             id: row.id.clone(),
             context,
-            inner: Mutex::new(Inner {
+            inner: Mutex::new(RoomState {
                 end: row.end.clone(),
                 row,
                 lobby_seat: None,
@@ -249,7 +105,7 @@ impl Room {
         Ok(room)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
+    fn lock(&self) -> MutexGuard<'_, RoomState> {
         self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -368,7 +224,7 @@ impl Room {
     }
 
     /// Seats the human `name` at free seat `seat` (stored first), under `new_token` when given.
-    fn seat_human(&self, inner: &mut Inner, seat: usize, name: &str, new_token: Option<&str>) -> Result<(), String> {
+    fn seat_human(&self, inner: &mut RoomState, seat: usize, name: &str, new_token: Option<&str>) -> Result<(), String> {
         self.context.store.take_seat(&self.id, seat, name, new_token)?;
         inner.row.names[seat] = Some(name.to_string());
         if let Some(token) = new_token {
@@ -454,11 +310,16 @@ impl Room {
                 self.finish(&mut inner, Some(seat.opponent()), "resignation").map(|()| None)
             }
             ClientFrame::OfferDraw | ClientFrame::AcceptDraw | ClientFrame::DeclineDraw => {
-                self.draw(&mut inner, role, &frame).map(|()| None)
+                let effect = offers::draw(&mut inner, role, &frame)?;
+                self.apply(&mut inner, effect).map(|()| None)
             }
-            ClientFrame::Rematch => self.rematch(&mut inner, role).map(|()| None),
+            ClientFrame::Rematch => {
+                let effect = offers::rematch(&mut inner, role)?;
+                self.apply(&mut inner, effect).map(|()| None)
+            }
             ClientFrame::Takeback | ClientFrame::DeclineTakeback => {
-                self.takeback(&mut inner, role, &frame).map(|()| None)
+                let effect = offers::takeback(&mut inner, role, &frame)?;
+                self.apply(&mut inner, effect).map(|()| None)
             }
             ClientFrame::Hint => {
                 if role == Role::Spectator {
@@ -485,7 +346,7 @@ impl Room {
     }
 
     /// An engine game whose engine cannot be had goes on against the offered engine `name`.
-    fn change_engine(self: &Arc<Self>, inner: &mut Inner, role: Role, name: &str) -> Result<(), String> {
+    fn change_engine(self: &Arc<Self>, inner: &mut RoomState, role: Role, name: &str) -> Result<(), String> {
         if role == Role::Spectator {
             return Err("spectators cannot choose the engine".to_string());
         }
@@ -508,127 +369,40 @@ impl Room {
     }
 
     /// The seat `role` moves for, if it is its turn.
-    fn seat_on_turn(&self, inner: &Inner, role: Role) -> Result<Seat, String> {
+    fn seat_on_turn(&self, inner: &RoomState, role: Role) -> Result<Seat, String> {
         let to_move = inner.to_move();
         match role {
             Role::Spectator => Err("spectators cannot move; send a suggestion instead".to_string()),
             Role::Both if inner.row.tokens[to_move.index()].is_some() => Ok(to_move),
             Role::Seat(seat) if seat == to_move => Ok(seat),
-            _ => Err(format!("not your turn: {} to move", seat_str(to_move))),
+            _ => Err(format!("not your turn: {} to move", seat_name(to_move))),
         }
     }
 
-    /// Draw offers, acceptances and refusals.
-    fn draw(self: &Arc<Self>, inner: &mut Inner, role: Role, frame: &ClientFrame) -> Result<(), String> {
-        let seat = match (role, inner.row.mode.as_str()) {
-            (Role::Spectator, _) => return Err("spectators cannot offer or accept draws".to_string()),
-            (Role::Both, _) if matches!(frame, ClientFrame::DeclineDraw) => {
-                return Err("there is no draw offer to answer".to_string())
-            }
-            (Role::Both, _) => inner.to_move(),
-            (Role::Seat(seat), "online") => seat,
-            _ => return Err("the engine does not take draw offers".to_string()),
-        };
-        if matches!(frame, ClientFrame::OfferDraw) && !inner.has_moved(seat) {
-            return Err("you have not moved yet: abort the game instead of offering a draw".to_string());
-        }
-        if role == Role::Both {
-            return self.finish(inner, None, "agreement");
-        }
-        match frame {
-            ClientFrame::OfferDraw if inner.draw_offer == Some(seat.opponent()) => {
-                self.finish(inner, None, "agreement")
-            }
-            ClientFrame::OfferDraw => {
-                inner.draw_offer = Some(seat);
+    /// Does what an answered offer asks: publishes it, ends the game, takes plies back or
+    /// opens the rematch.
+    fn apply(self: &Arc<Self>, inner: &mut RoomState, effect: Effect) -> Result<(), String> {
+        match effect {
+            Effect::Changed => {
                 self.changed(inner);
                 Ok(())
             }
-            _ if inner.draw_offer != Some(seat.opponent()) => Err("there is no draw offer to answer".to_string()),
-            ClientFrame::AcceptDraw => self.finish(inner, None, "agreement"),
-            _ => {
-                inner.draw_offer = None;
+            Effect::Finish(winner, reason) => self.finish(inner, winner, reason),
+            Effect::Undo(plies) => self.undo(inner, plies),
+            Effect::Rematch(row) => {
+                let id = row.id.clone();
+                self.context.open_game(row, &[])?;
+                inner.rematch = Some(id);
+                inner.rematch_request = None;
                 self.changed(inner);
                 Ok(())
             }
         }
-    }
-
-    /// Takebacks: at once on one device (the last ply) and against the engine (back to the
-    /// player's turn before its last move); online by request and acceptance (the asker's
-    /// last move, and the reply to it if there was one). Xiangqi only: a Banqi flip cannot
-    /// be hidden again.
-    fn takeback(self: &Arc<Self>, inner: &mut Inner, role: Role, frame: &ClientFrame) -> Result<(), String> {
-        if inner.row.game != "xiangqi" {
-            return Err("takebacks are for Xiangqi: a Banqi flip cannot be hidden again".to_string());
-        }
-        // The plies that take `asker`'s last move back.
-        let plies_for = |inner: &Inner, asker: Seat| if inner.to_move() == asker { 2 } else { 1 };
-        let seat = match role {
-            Role::Spectator => return Err("spectators cannot take moves back".to_string()),
-            Role::Both => return self.undo(inner, 1),
-            Role::Seat(seat) if inner.row.mode != "online" => return self.undo(inner, plies_for(inner, seat)),
-            Role::Seat(seat) => seat,
-        };
-        let asked = inner.takeback_request == Some(seat.opponent());
-        match frame {
-            ClientFrame::DeclineTakeback if asked => {
-                inner.takeback_request = None;
-                self.changed(inner);
-                Ok(())
-            }
-            ClientFrame::DeclineTakeback => Err("there is no takeback request to answer".to_string()),
-            _ if asked => self.undo(inner, plies_for(inner, seat.opponent())),
-            _ if plies_for(inner, seat) > inner.plies() => Err(NOTHING_TO_TAKE_BACK.to_string()),
-            _ => {
-                inner.takeback_request = Some(seat);
-                self.changed(inner);
-                Ok(())
-            }
-        }
-    }
-
-    /// A rematch once the game is over: against the engine or on one device at once;
-    /// online when both seats have asked. The new game starts where this one started, with
-    /// the seats (their tokens and names) swapped and the same clock.
-    fn rematch(self: &Arc<Self>, inner: &mut Inner, role: Role) -> Result<(), String> {
-        if !inner.over() {
-            return Err("a rematch is for a finished game".to_string());
-        }
-        if inner.rematch.is_some() {
-            return Err("the rematch has started".to_string());
-        }
-        match role {
-            Role::Spectator => return Err("spectators cannot ask for a rematch".to_string()),
-            Role::Seat(seat) if inner.row.mode == "online" && inner.rematch_request != Some(seat.opponent()) => {
-                inner.rematch_request = Some(seat);
-                self.changed(inner);
-                return Ok(());
-            }
-            _ => {}
-        }
-        let old = &inner.row;
-        let id = format!("{:016x}", inner.rng.random::<u64>());
-        let row = GameRow {
-            id: id.clone(),
-            created: unix_now(),
-            tokens: [old.tokens[1].clone(), old.tokens[0].clone()],
-            names: [old.names[1].clone(), old.names[0].clone()],
-            left_ms: old.clock.map(|(base, _)| [base, base]),
-            end: None,
-            start_plies: 0,
-            ..old.clone()
-        };
-        self.context.open_game(row, &[])?;
-        inner.rematch = Some(id);
-        inner.rematch_request = None;
-        self.changed(inner);
-        Ok(())
     }
 
     /// Takes the last `count` plies back: stored, the position rebuilt, the clock handed to
     /// the side to move, and any engine's answer for the old position dropped.
-    fn undo(self: &Arc<Self>, inner: &mut Inner, count: usize) -> Result<(), String> {
+    fn undo(self: &Arc<Self>, inner: &mut RoomState, count: usize) -> Result<(), String> {
         let plies = inner.plies().checked_sub(count).ok_or(NOTHING_TO_TAKE_BACK)?;
         let table = replayed(&inner.row, &inner.table.moves()[..plies])?;
         let to_move = table.to_move();
@@ -655,7 +429,7 @@ impl Room {
     }
 
     /// Plays `text` for `seat`: checked, stored with the clocks and any result, then shown.
-    fn play(self: &Arc<Self>, inner: &mut Inner, seat: Seat, text: &str) -> Result<(), String> {
+    fn play(self: &Arc<Self>, inner: &mut RoomState, seat: Seat, text: &str) -> Result<(), String> {
         let recorded = inner.table.prepare(text, &mut inner.rng)?;
         let mut table = inner.table.boxed_clone();
         table.apply(&recorded)?;
@@ -687,13 +461,13 @@ impl Room {
     }
 
     /// Ends the game: `winner` (`None`: a draw) for `reason`; stored, then shown.
-    fn finish(self: &Arc<Self>, inner: &mut Inner, winner: Option<Seat>, reason: &str) -> Result<(), String> {
+    fn finish(self: &Arc<Self>, inner: &mut RoomState, winner: Option<Seat>, reason: &str) -> Result<(), String> {
         let end = outcome(&*inner.table, winner, reason);
         self.end(inner, end)
     }
 
     /// Ends the game with `end`: stored, then shown.
-    fn end(self: &Arc<Self>, inner: &mut Inner, end: Outcome) -> Result<(), String> {
+    fn end(self: &Arc<Self>, inner: &mut RoomState, end: Outcome) -> Result<(), String> {
         self.context.store.finish(&self.id, &end)?;
         inner.end = Some(end);
         inner.draw_offer = None;
@@ -705,7 +479,7 @@ impl Room {
     }
 
     /// Starts the clock of the side to move once both sides have moved.
-    fn start_clock(&self, inner: &mut Inner) {
+    fn start_clock(&self, inner: &mut RoomState) {
         let to_move = inner.to_move();
         let ready = inner.started() && !inner.over();
         if let Some(clock) = inner.clock.as_mut().filter(|c| ready && c.running().is_none()) {
@@ -714,8 +488,8 @@ impl Room {
     }
 
     /// Publishes the new state, and sets the engine and the clock's timer going.
-    fn changed(self: &Arc<Self>, inner: &mut Inner) {
-        self.frames.send_replace(Arc::new(self.frames_of(inner)));
+    fn changed(self: &Arc<Self>, inner: &mut RoomState) {
+        self.frames.send_replace(Arc::new(Frames::of(&self.id, inner)));
         let ply = inner.plies();
         if let Some(spec) = inner.engine_to_move().filter(|_| inner.engine_busy != Some(ply)) {
             inner.engine_busy = Some(ply);
@@ -775,71 +549,5 @@ impl Room {
         }
     }
 
-    /// The `state` frame for every role.
-    fn frames_of(&self, inner: &Inner) -> Frames {
-        let snapshot = inner.table.snapshot();
-        let mut tally: Vec<(String, usize)> = Vec::new();
-        for mv in inner.suggestions.values() {
-            match tally.iter_mut().find(|(m, _)| m == mv) {
-                Some(entry) => entry.1 += 1,
-                None => tally.push((mv.clone(), 1)),
-            }
-        }
-        tally.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let [red_color, black_color] = snapshot.colors.clone();
-        let mut state = State {
-            kind: "state".to_string(),
-            id: self.id.clone(),
-            game: inner.row.game.clone(),
-            mode: inner.row.mode.clone(),
-            you: String::new(),
-            seats: BySeat { red: inner.row.names[0].clone(), black: inner.row.names[1].clone() },
-            colors: BySeat { red: red_color, black: black_color },
-            start: inner.table.start(),
-            fen: snapshot.fen,
-            moves: inner.table.moves().to_vec(),
-            move_names: inner.table.move_names().to_vec(),
-            board: snapshot.board,
-            to_move: seat_str(snapshot.to_move).to_string(),
-            // No move is offered before both seats are taken, nor after the end.
-            legal: if inner.over() || !inner.live() { Vec::new() } else { snapshot.legal },
-            legal_names: if inner.over() || !inner.live() { Vec::new() } else { snapshot.legal_names },
-            repetition_warnings: snapshot.repetition_warnings,
-            check: snapshot.check,
-            last: inner.table.moves().last().map(|mv| mv.split(':').next().unwrap_or_default().to_string()),
-            status: inner.end.clone().unwrap_or(Outcome { over: false, result: None, reason: None, text: None }),
-            draw_offer: inner.draw_offer.map(|seat| seat_str(seat).to_string()),
-            takeback_request: inner.takeback_request.map(|seat| seat_str(seat).to_string()),
-            rematch_request: inner.rematch_request.map(|seat| seat_str(seat).to_string()),
-            rematch: inner.rematch.clone(),
-            clock: inner.clock.as_ref().map(|clock| ClockView {
-                red_ms: clock.left(Seat::First),
-                black_ms: clock.left(Seat::Second),
-                running: clock.running().map(|seat| seat_str(seat).to_string()),
-                increment_ms: clock.increment_ms(),
-            }),
-            suggestions: Vec::new(),
-            spectators: inner.spectators,
-            can_abort: false,
-            lobby_seat: inner.lobby_seat.map(|seat| seat_str(seat).to_string()),
-            engine_missing: inner.engine_missing().map(String::from),
-        };
-        let mut frame = |role: Role| {
-            let shown = match role {
-                Role::Spectator => true,
-                Role::Seat(seat) => seat != snapshot.to_move,
-                Role::Both => false,
-            };
-            state.you = role.as_str().to_string();
-            state.can_abort = inner.can_abort(role);
-            state.suggestions = if shown { tally.clone() } else { Vec::new() };
-            serde_json::to_string(&state).unwrap_or_default()
-        };
-        Frames {
-            spectator: frame(Role::Spectator),
-            red: frame(Role::Seat(Seat::First)),
-            black: frame(Role::Seat(Seat::Second)),
-            both: frame(Role::Both),
-        }
-    }
+
 }

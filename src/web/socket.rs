@@ -10,7 +10,8 @@ use tokio::sync::mpsc;
 
 use super::limits::{RateLimit, Verdict, MAX_FRAME};
 use super::protocol::{nickname, ClientFrame, Reply};
-use super::room::{Role, Room};
+use super::role::Role;
+use super::room::Room;
 
 /// Numbers the connections, so that a spectator's suggestion is its own.
 static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
