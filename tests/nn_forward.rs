@@ -1,9 +1,10 @@
 //! Our CPU forward pass against burn's: in f32 the same outputs within 1e-4, for both
 //! games' shapes and both policy heads, at batch 1 and 7, with random weights and
 //! batch-norms whose statistics and affine parameters are random too. In bf16 (where the
-//! CPU has it), the shipped net on 2 000 positions of real games
+//! CPU has AMX), the shipped net on 2 000 positions of real games
 //! (`tests/data/xiangqi-movegen-public.jsonl`) picks the same best legal move in at least
-//! 99% of them, with values within 0.02 of f32's.
+//! 99% of them, with values within 0.02 of f32's; in int8 (where it has VNNI), 97.5% and
+//! 0.035.
 
 use burn::module::{Param, RunningState};
 use burn::nn::BatchNorm;
@@ -14,6 +15,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::nn::bf16::has_bf16;
+use xiangqi_zero::nn::int8::has_vnni;
 use xiangqi_zero::nn::policy::wdl;
 use xiangqi_zero::nn::Precision;
 use xiangqi_zero::nn::{CpuNet, Encoding, Net, NetConfig, NetSource, PolicyHead};
@@ -130,6 +132,42 @@ fn the_attention_policy_matches_burn() {
     assert_matches_burn::<Banqi>(attention(NetConfig::new::<Banqi>(1, 16)), 9);
 }
 
+/// A random net of shape `config` in int8 against itself in f32, at batch 1, 7 and 9 (a
+/// tile of positions, a part, and rows that leave a short block): every logit within
+/// 5% of the largest f32 logit.
+fn assert_int8_near_f32<G: Encoding>(config: NetConfig, seed: u64) {
+    let net = random_net(config, seed);
+    let (mut f32_net, mut int8_net) =
+        (CpuNet::in_precision(&net, Precision::F32), CpuNet::in_precision(&net, Precision::Int8));
+    assert_eq!(int8_net.precision(), Precision::Int8, "{config}");
+    let mut rng = StdRng::seed_from_u64(seed + 100);
+    for batch in [1, 7, 9] {
+        let input = random(&mut rng, batch * G::INPUT_SIZE);
+        let mut outputs = [
+            (vec![0.0; batch * G::POLICY_SIZE], vec![0.0; batch * 3]),
+            (vec![0.0; batch * G::POLICY_SIZE], vec![0.0; batch * 3]),
+        ];
+        f32_net.forward(&input, batch, &mut outputs[0].0, &mut outputs[0].1);
+        int8_net.forward(&input, batch, &mut outputs[1].0, &mut outputs[1].1);
+        let largest = outputs[0].0.iter().chain(&outputs[0].1).fold(0.0f32, |m, v| m.max(v.abs()));
+        let off = max_difference(&outputs[0].0, &outputs[1].0).max(max_difference(&outputs[0].1, &outputs[1].1));
+        assert!(off <= 0.05 * largest, "{config} batch {batch}: int8 off by {off}, the largest logit {largest}");
+        assert!(off > 0.0, "{config} batch {batch}: int8 gave f32's outputs exactly: did it run?");
+    }
+}
+
+#[test]
+fn int8_convs_of_16_32_and_64_channels_follow_f32() {
+    if !has_vnni() {
+        eprintln!("skipped: int8 products need AVX512-VNNI, which this CPU does not have");
+        return;
+    }
+    assert_int8_near_f32::<Xiangqi>(NetConfig::new::<Xiangqi>(2, 16), 11);
+    assert_int8_near_f32::<Xiangqi>(NetConfig::new::<Xiangqi>(1, 32).with_policy_head(PolicyHead::Attention), 12);
+    assert_int8_near_f32::<Xiangqi>(NetConfig::new::<Xiangqi>(1, 64), 13);
+    assert_int8_near_f32::<Banqi>(NetConfig::new::<Banqi>(1, 48), 14);
+}
+
 #[test]
 fn the_shipped_net_in_bf16_picks_f32s_moves_and_values() {
     if !has_bf16() {
@@ -143,10 +181,31 @@ fn the_shipped_net_in_bf16_picks_f32s_moves_and_values() {
         );
         return;
     }
+    assert_shipped_net_agrees_with_f32(Precision::Bf16, 0.99, 0.02);
+}
+
+#[test]
+fn the_shipped_net_in_int8_picks_f32s_moves_and_values() {
+    if !has_vnni() {
+        // .ci/run requires the check where the CPU lists AVX512-VNNI.
+        assert!(
+            std::env::var_os("XZ_REQUIRE_INT8_TEST").is_none(),
+            "XZ_REQUIRE_INT8_TEST is set, and int8 does not run here"
+        );
+        eprintln!("skipped: int8 products need AVX512-VNNI, which this CPU does not have");
+        return;
+    }
+    // Below bf16's bar: each of the eight int8 convs alone moves 0.2–0.9% of the best
+    // moves; together they moved 1.95% (values 0.028 at most) when this was written.
+    assert_shipped_net_agrees_with_f32(Precision::Int8, 0.975, 0.035);
+}
+
+/// The shipped net in `precision` against itself in f32 on the 2 000 recorded positions:
+/// the same best legal move in at least `share` of them, values within `value_gap`.
+fn assert_shipped_net_agrees_with_f32(precision: Precision, share: f64, value_gap: f32) {
     let (net, _) = NetSource::Shipped.load::<Xiangqi>().unwrap();
-    let (mut f32_net, mut bf16_net) =
-        (CpuNet::in_precision(&net, Precision::F32), CpuNet::in_precision(&net, Precision::Bf16));
-    assert_eq!((f32_net.precision(), bf16_net.precision()), (Precision::F32, Precision::Bf16));
+    let (mut f32_net, mut other) = (CpuNet::in_precision(&net, Precision::F32), CpuNet::in_precision(&net, precision));
+    assert_eq!((f32_net.precision(), other.precision()), (Precision::F32, precision));
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/xiangqi-movegen-public.jsonl");
     let positions: Vec<Xiangqi> = std::fs::read_to_string(path)
         .unwrap()
@@ -169,7 +228,7 @@ fn the_shipped_net_in_bf16_picks_f32s_moves_and_values() {
             (vec![0.0; n * Xiangqi::POLICY_SIZE], vec![0.0; n * 3]),
         ];
         f32_net.forward(&input, n, &mut outputs[0].0, &mut outputs[0].1);
-        bf16_net.forward(&input, n, &mut outputs[1].0, &mut outputs[1].1);
+        other.forward(&input, n, &mut outputs[1].0, &mut outputs[1].1);
         for (i, position) in chunk.iter().enumerate() {
             position.legal_moves(&mut legal);
             let best = |policy: &[f32]| {
@@ -184,12 +243,13 @@ fn the_shipped_net_in_bf16_picks_f32s_moves_and_values() {
             worst_value = worst_value.max((value(&outputs[0].1) - value(&outputs[1].1)).abs());
         }
     }
-    let share = same as f64 / positions.len() as f64;
+    let same_share = same as f64 / positions.len() as f64;
     println!(
-        "bf16 against f32 on {} positions: the same best move in {:.2}%, values at most {worst_value:.4} apart",
+        "{} against f32 on {} positions: the same best move in {:.2}%, values at most {worst_value:.4} apart",
+        precision.name(),
         positions.len(),
-        100.0 * share
+        100.0 * same_share
     );
-    assert!(share >= 0.99, "the same best move in only {:.2}% of the positions", 100.0 * share);
-    assert!(worst_value <= 0.02, "a value {worst_value} apart");
+    assert!(same_share >= share, "the same best move in only {:.2}% of the positions", 100.0 * same_share);
+    assert!(worst_value <= value_gap, "a value {worst_value} apart");
 }

@@ -70,11 +70,13 @@ enum What {
     },
     /// A net on Xiangqi input (the 6×64 reference unless told): forward positions/s at
     /// batch 1, 16, 64 and 256 for burn's flex backend and for our CPU forward pass (in
-    /// fp32, and in bf16 where the CPU has it), with its share of the CPU's peak, and
-    /// training samples/s at batch 256 (Adam). Each against the same net on the same
-    /// threads in the same run: ONNX Runtime on its ONNX export, run by turns with ours,
-    /// when python3 has onnxruntime (`scripts/onnxruntime-reference.py`), and PyTorch when
-    /// it has torch (`scripts/pytorch-reference.py`). Threads: rayon's global pool (set
+    /// fp32, in bf16 where the CPU has AMX, in int8 where it has AVX512-VNNI), with its
+    /// share of the CPU's peak, and training samples/s at batch 256 (Adam). Each against
+    /// the same net on the same threads in the same run, at the same precision: ONNX
+    /// Runtime on its ONNX export (fp32, and int8 by its own static quantization), run by
+    /// turns with ours, when python3 has onnxruntime (and `onnx` for int8;
+    /// `scripts/onnxruntime-reference.py`), and PyTorch fp32 when it has torch
+    /// (`scripts/pytorch-reference.py`). Threads: rayon's global pool (set
     /// RAYON_NUM_THREADS).
     Nn {
         /// Number of timed rounds (ours and ONNX Runtime's by turns); the median is reported.

@@ -10,6 +10,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::bf16::has_bf16;
 use xiangqi_zero::nn::conv3x3;
+use xiangqi_zero::nn::int8::has_vnni;
 use xiangqi_zero::nn::loss::losses;
 use xiangqi_zero::nn::Precision;
 use xiangqi_zero::nn::{onnx, CpuNet, Encoding, Net, NetConfig, NetInfo, PolicyHead, Provenance};
@@ -23,9 +24,12 @@ const BATCHES: [usize; 4] = [1, 16, 64, 256];
 /// The batch of the training figure.
 const TRAIN_BATCH: usize = 256;
 
-/// The precisions measured: f32, and bf16 where the CPU has it.
+/// The precisions measured: f32, bf16 where the CPU has it, int8 where it has VNNI.
 fn precisions() -> Vec<Precision> {
-    std::iter::once(Precision::F32).chain(has_bf16().then_some(Precision::Bf16)).collect()
+    std::iter::once(Precision::F32)
+        .chain(has_bf16().then_some(Precision::Bf16))
+        .chain(has_vnni().then_some(Precision::Int8))
+        .collect()
 }
 
 /// Forward and training speed of the net of shape `config` (see `What::Nn`).
@@ -58,22 +62,27 @@ pub(super) fn nn(runs: u32, config: NetConfig) {
     };
     let pytorch = pytorch_peer(&job, weights);
 
-    // Rounds: ONNX Runtime's run, then ours at every batch.
+    // Rounds: ONNX Runtime's runs (fp32, and int8 where ours runs int8), then ours at
+    // every batch.
     let files = OnnxFiles::write(&net, &positions);
     let mut ort_error = files.as_ref().err().cloned();
     let mut ort_version = String::new();
-    let mut ort_rates = vec![Vec::new(); BATCHES.len()];
+    let ort_precisions: Vec<Precision> =
+        ours.iter().map(CpuNet::precision).filter(|&p| p == Precision::F32 || p == Precision::Int8).collect();
+    let mut ort_rates = vec![vec![Vec::new(); BATCHES.len()]; ort_precisions.len()];
     let mut burn_rates = vec![Vec::new(); BATCHES.len()];
     let mut our_rates = vec![vec![Vec::new(); BATCHES.len()]; ours.len()];
     for round in 0..runs {
-        if let (Ok(files), None) = (&files, &ort_error) {
+        for (&precision, ort_rates) in ort_precisions.iter().zip(&mut ort_rates) {
+            let (Ok(files), None) = (&files, &ort_error) else { break };
             let job = OrtJob {
                 model: &files.model,
                 inputs: &files.inputs,
                 threads,
                 runs: 1,
                 forward_batches: &BATCHES,
-                check: round == 0,
+                check: round == 0 && precision == Precision::F32,
+                int8: precision == Precision::Int8,
             };
             match onnxruntime(&job) {
                 Ok(ort) => {
@@ -81,8 +90,14 @@ pub(super) fn nn(runs: u32, config: NetConfig) {
                         ort_version = ort.version.clone();
                         println!(
                             "ONNX Runtime {}: measured in this run by turns with ours, on the same net's ONNX export \
-                             (largest difference from our logits: policy {policy:.1e}, value {value:.1e})",
-                            ort.version
+                             (largest difference from our logits: policy {policy:.1e}, value {value:.1e}){}",
+                            ort.version,
+                            if ort_precisions.contains(&Precision::Int8) {
+                                "; in int8 by its own static quantization (QDQ, per-channel int8 weights, uint8 \
+                                 activations calibrated on the same positions)"
+                            } else {
+                                ""
+                            }
                         );
                     }
                     for (i, &(_, rate)) in ort.forward.iter().enumerate() {
@@ -108,22 +123,36 @@ pub(super) fn nn(runs: u32, config: NetConfig) {
     }
     for (i, &batch) in BATCHES.iter().enumerate() {
         let torch = pytorch.as_ref().and_then(|p| p.forward.iter().find(|f| f.0 == batch)).map(|f| f.1);
-        let ort = (ort_error.is_none() && !ort_rates[i].is_empty()).then(|| median(ort_rates[i].clone()));
+        // ONNX Runtime's rate at batch `batch` in `precision`, where it ran so.
+        let ort = |precision: Precision| {
+            let at = ort_precisions.iter().position(|&p| p == precision)?;
+            (ort_error.is_none() && !ort_rates[at][i].is_empty()).then(|| median(ort_rates[at][i].clone()))
+        };
         if let Some(rate) = torch {
-            println!("nn forward PyTorch batch {batch}: {rate:.0} positions/s");
+            println!("nn forward PyTorch fp32 batch {batch}: {rate:.0} positions/s");
         }
-        if let Some(rate) = ort {
-            println!("nn forward ONNX Runtime {ort_version} batch {batch}: {rate:.0} positions/s");
+        for &precision in &ort_precisions {
+            if let Some(rate) = ort(precision) {
+                println!(
+                    "nn forward ONNX Runtime {ort_version} {} batch {batch}: {rate:.0} positions/s",
+                    precision.name()
+                );
+            }
         }
         let rate = median(burn_rates[i].clone());
-        println!("nn forward burn-flex batch {batch}: {rate:.0} positions/s{}", versus(rate, torch, "PyTorch"));
+        println!(
+            "nn forward burn-flex fp32 batch {batch}: {rate:.0} positions/s{}",
+            versus(rate, torch, "PyTorch fp32")
+        );
         let mut f32_rate = None;
         for (fast, rates) in ours.iter().zip(&our_rates) {
             let rate = median(rates[i].clone());
             let precision = fast.precision();
-            let against = versus(rate, ort, "ONNX Runtime")
-                + &versus(rate, torch, "PyTorch")
-                + &versus(rate, f32_rate, "fp32")
+            // Each peer at our precision only.
+            let torch = torch.filter(|_| precision == Precision::F32);
+            let against = versus(rate, ort(precision), &format!("ONNX Runtime {}", precision.name()))
+                + &versus(rate, torch, "PyTorch fp32")
+                + &versus(rate, f32_rate, "ours fp32")
                 + &peaks.share(precision, rate * flops);
             println!("nn forward ours {} batch {batch}: {rate:.0} positions/s{against}", precision.name());
             f32_rate = f32_rate.or(Some(rate));
@@ -152,14 +181,15 @@ fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f
         println!("nn train PyTorch batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s");
     }
     let mut f32_rate = None;
-    for precision in precisions() {
+    for precision in precisions().into_iter().filter(|&p| p != Precision::Int8) {
         conv3x3::set_precision(precision);
         let rate = timed_rate(runs, TRAIN_BATCH, || {
             let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
             let grads = GradientsParams::from_grads(loss.backward(), &trained);
             trained = optimizer.step(1e-3, trained.clone(), grads);
         });
-        let against = versus(rate, pytorch, "PyTorch") + &versus(rate, f32_rate, "fp32");
+        let against = versus(rate, pytorch.filter(|_| precision == Precision::F32), "PyTorch fp32")
+            + &versus(rate, f32_rate, "ours fp32");
         println!("nn train burn-flex {} batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s{against}", precision.name());
         f32_rate = f32_rate.or(Some(rate));
     }
@@ -218,6 +248,8 @@ struct Peaks {
     f32_per_cycle: f64,
     /// bf16 operations a cycle a core where bf16 runs (AMX: 1 024).
     bf16_per_cycle: Option<f64>,
+    /// int8 operations a cycle a core where VNNI runs: four times fp32's.
+    int8_per_cycle: Option<f64>,
 }
 
 impl Peaks {
@@ -239,7 +271,14 @@ impl Peaks {
                 .and_then(|line| line.split(':').nth(1)?.trim().parse::<f64>().ok())
                 .map(|mhz| mhz / 1000.0)
         });
-        Peaks { ghz, cores, f32_per_cycle: 2.0 * 2.0 * lanes, bf16_per_cycle: has_bf16().then_some(1024.0) }
+        let f32_per_cycle = 2.0 * 2.0 * lanes;
+        Peaks {
+            ghz,
+            cores,
+            f32_per_cycle,
+            bf16_per_cycle: has_bf16().then_some(1024.0),
+            int8_per_cycle: has_vnni().then_some(4.0 * f32_per_cycle),
+        }
     }
 
     /// The peak of `precision` in operations a second, if the clock is known.
@@ -247,6 +286,7 @@ impl Peaks {
         let per_cycle = match precision {
             Precision::F32 => Some(self.f32_per_cycle),
             Precision::Bf16 => self.bf16_per_cycle,
+            Precision::Int8 => self.int8_per_cycle,
         }?;
         Some(per_cycle * self.cores as f64 * self.ghz? * 1e9)
     }

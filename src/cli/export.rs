@@ -117,7 +117,8 @@ fn check_onnx(net: &Net, out: &std::path::Path) -> anyhow::Result<()> {
         (0..CHECK_POSITIONS * net.config.input_size()).map(|_| f32::from(u8::from(rng.random_bool(0.1)))).collect();
     let inputs = std::env::temp_dir().join(format!("xiangqi-zero-onnx-check-{}.npz", std::process::id()));
     write_inputs(&inputs, net, &positions, CHECK_POSITIONS)?;
-    let job = OrtJob { model: out, inputs: &inputs, threads: 1, runs: 1, forward_batches: &[], check: true };
+    let job =
+        OrtJob { model: out, inputs: &inputs, threads: 1, runs: 1, forward_batches: &[], check: true, int8: false };
     let result = onnxruntime(&job);
     let _ = std::fs::remove_file(&inputs);
     match result {

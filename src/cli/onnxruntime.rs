@@ -27,6 +27,9 @@ pub struct OrtJob<'a> {
     pub forward_batches: &'a [usize],
     /// Whether to compare its outputs with ours.
     pub check: bool,
+    /// The model's precision: the export as it is (`fp32`), or quantized by ONNX
+    /// Runtime's static quantization (`int8`).
+    pub int8: bool,
 }
 
 /// ONNX Runtime's figures.
@@ -72,7 +75,12 @@ pub fn onnxruntime(job: &OrtJob) -> Result<Ort, String> {
     if job.check {
         command.arg("--check");
     }
-    let limit = Duration::from_secs(60 + 10 * u64::from(job.runs) * job.forward_batches.len() as u64);
+    if job.int8 {
+        command.args(["--precision", "int8"]);
+    }
+    let limit = Duration::from_secs(
+        if job.int8 { 120 } else { 60 } + 10 * u64::from(job.runs) * job.forward_batches.len() as u64,
+    );
     let stdout = script_output(&mut command, limit, "the ONNX Runtime script")?;
     parse(&stdout, job).map_err(|e| format!("the ONNX Runtime script's output: {e}"))
 }

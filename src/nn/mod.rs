@@ -43,7 +43,7 @@ pub mod store;
 
 pub use average::AverageError;
 pub use cpu::precision::{Precision, PRECISION_VARIABLE};
-pub use cpu::{bf16, CpuNet};
+pub use cpu::{bf16, int8, CpuNet};
 pub use encoding::{transform_planes, transform_policy, Encoding};
 pub use evaluator::{Inference, NetEvaluator};
 pub use grow::GrowError;

@@ -133,6 +133,7 @@ impl TrainSettings {
             |ok: bool, key: &str, want: &str| if ok { Ok(()) } else { Err(format!("train.{key} must be {want}")) };
         let finite = |x: f64| x.is_finite();
         check(self.batch_size >= 1, "batch_size", "at least 1")?;
+        check(self.precision != Precision::Int8, "precision", "fp32 or bf16 (int8 is for the forward pass only)")?;
         check((0.0..=1.0).contains(&self.root_value_weight), "root_value_weight", "from 0 to 1")?;
         check(finite(self.sample_reuse) && self.sample_reuse > 0.0, "sample_reuse", "a positive number")?;
         check(self.max_steps >= 1, "max_steps", "at least 1")?;
@@ -307,6 +308,8 @@ mod tests {
         let s: TrainSettings = toml::from_str("precision = \"bf16\"").unwrap();
         assert_eq!(s.precision, Precision::Bf16);
         assert!(toml::from_str::<TrainSettings>("precision = \"fp16\"").is_err());
+        let int8: TrainSettings = toml::from_str("precision = \"int8\"").unwrap();
+        assert!(int8.validate().unwrap_err().contains("train.precision"));
         assert_eq!(s.learning_rate, TrainSettings::default().learning_rate);
         let error = toml::from_str::<TrainSettings>("batch_sise = 64").unwrap_err().to_string();
         assert!(error.contains("batch_sise"), "{error}");

@@ -224,7 +224,13 @@ impl Room {
     }
 
     /// Seats the human `name` at free seat `seat` (stored first), under `new_token` when given.
-    fn seat_human(&self, inner: &mut RoomState, seat: usize, name: &str, new_token: Option<&str>) -> Result<(), String> {
+    fn seat_human(
+        &self,
+        inner: &mut RoomState,
+        seat: usize,
+        name: &str,
+        new_token: Option<&str>,
+    ) -> Result<(), String> {
         self.context.store.take_seat(&self.id, seat, name, new_token)?;
         inner.row.names[seat] = Some(name.to_string());
         if let Some(token) = new_token {
@@ -548,6 +554,4 @@ impl Room {
             tokio::time::sleep(wait + std::time::Duration::from_millis(1)).await;
         }
     }
-
-
 }

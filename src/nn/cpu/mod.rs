@@ -6,9 +6,11 @@
 //! so that a tile's working set stays in cache.
 
 pub mod bf16;
+pub mod int8;
 pub(crate) mod kernels;
 pub(crate) mod precision;
 pub(crate) mod transpose;
+mod trunk_conv;
 mod weights;
 pub(crate) mod winograd;
 
@@ -20,8 +22,9 @@ use super::model::{Net, NetConfig};
 use kernels::{add_bias, add_matmul, bias_relu, matmul, scaled_product_transposed, sized};
 use precision::Precision;
 use transpose::transpose;
+use trunk_conv::ConvScratch;
 use weights::{PolicyLayer, Weights};
-use winograd::{Epilogue, Geometry, Scratch};
+use winograd::{Epilogue, Geometry};
 
 /// Positions a thread runs through the net at once.
 const TILE: usize = 4;
@@ -35,8 +38,8 @@ struct Buffers {
     trunk: Vec<f32>,
     /// The middle of a residual block.
     middle: Vec<f32>,
-    /// The convs' transformed inputs and products.
-    winograd: Scratch,
+    /// The convs' scratch (Winograd's transformed inputs and products, int8's bytes).
+    conv: ConvScratch,
     /// The heads' 1×1 conv outputs.
     heads: Vec<f32>,
     /// The policy head's 1×1 conv outputs (channels-last), for the whole part.
@@ -149,7 +152,7 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
     }
 
     let geometry = Geometry { height: config.height, width: config.width };
-    let scratch = &mut buffers.winograd;
+    let scratch = &mut buffers.conv;
     let trunk = sized(&mut buffers.trunk, rows * channels);
     weights.stem.forward(geometry, n, nhwc, scratch, Epilogue::Relu(trunk));
     let middle = sized(&mut buffers.middle, rows * channels);

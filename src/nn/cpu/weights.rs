@@ -11,7 +11,8 @@ use burn::nn::Linear;
 use burn::tensor::Tensor;
 
 use super::precision::Precision;
-use super::winograd::{FoldedConv, Winograd};
+use super::trunk_conv::TrunkConv;
+use super::winograd::FoldedConv;
 use crate::nn::flex_data::floats;
 use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};
 
@@ -56,9 +57,10 @@ impl PolicyLayer {
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
     pub config: NetConfig,
-    pub stem: Winograd,
+    /// The input planes' conv (f32 or bf16: the planes are not a ReLU's output).
+    pub stem: TrunkConv,
     /// Two convs per residual block.
-    pub blocks: Vec<[Winograd; 2]>,
+    pub blocks: Vec<[TrunkConv; 2]>,
     /// Both heads' 1×1 convs as one: the policy's values (`policy.width`), then the
     /// value plane.
     pub heads: FoldedConv,
@@ -147,7 +149,9 @@ impl Weights {
     /// where they can run so.
     pub(crate) fn of(net: &Net, precision: Precision) -> Weights {
         let config = net.config;
-        let conv = |conv| Winograd::new(&fold(conv)).in_precision(precision);
+        let conv = |conv| TrunkConv::new(&fold(conv), precision);
+        // int8 quantizes a ReLU's output; the stem reads the encoder's planes.
+        let stem_precision = if precision == Precision::Int8 { Precision::F32 } else { precision };
         let value_conv = fold(&net.value_conv);
         let (heads, policy) = match net.policy_layers() {
             PolicyLayers::Dense(conv, fc) => {
@@ -161,7 +165,7 @@ impl Weights {
         };
         Weights {
             config,
-            stem: conv(&net.stem),
+            stem: TrunkConv::new(&fold(&net.stem), stem_precision),
             blocks: net.blocks.iter().map(|block| [conv(&block.first), conv(&block.second)]).collect(),
             heads,
             policy,

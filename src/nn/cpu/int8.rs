@@ -1,0 +1,311 @@
+//! 3×3 convolutions (padding 1) in int8 with AVX512-VNNI (Intel since Cascade Lake, AMD
+//! since Zen 4): `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and adds each
+//! four products to one of 16 int32 sums, four times the products of an f32 FMA. The
+//! convolution runs directly (nine taps over a zero-padded board), not by Winograd, whose
+//! transforms would widen the int8 ranges.
+//!
+//! Weights are quantized once, when the net is loaded: per output channel, the largest
+//! magnitude to ±127. Activations are quantized as each conv reads them: they follow a
+//! ReLU, so each position's largest value maps to 255 and zero to zero. The int32 sums
+//! are scaled back to f32 in the output's epilogue (bias, ReLU, residual add), so the
+//! trunk between convs, the residual stream and the heads stay f32.
+
+use super::winograd::{Epilogue, FoldedConv, Geometry};
+
+/// Whether int8 products run here: the CPU has AVX-512 with VNNI (and BW, for the bytes).
+pub fn has_vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vnni")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether a conv of `input` to `output` channels runs in int8: input channels in fours
+/// (one `vpdpbusd` lane), output channels in sixteens (one register).
+pub(crate) fn fits(input: usize, output: usize) -> bool {
+    input.is_multiple_of(4) && output.is_multiple_of(16)
+}
+
+/// The 3×3 taps: `(row, column)` offsets into the padded board.
+const TAPS: usize = 9;
+
+/// A 3×3 convolution with its weights in int8.
+#[derive(Clone, Debug)]
+pub(crate) struct Int8Conv {
+    /// Input channels.
+    pub input: usize,
+    /// Output channels.
+    pub output: usize,
+    /// `[tap, input / 4, output, 4]`: for each tap and four input channels, each output
+    /// channel's four weights side by side, as `vpdpbusd` reads them.
+    weight: Vec<i8>,
+    /// Each output channel's weight step (its f32 weight over its int8 one).
+    step: Vec<f32>,
+    /// One per output channel.
+    bias: Vec<f32>,
+    /// `[input, output]`: the weights' rounding errors summed over the taps. An input
+    /// channel's mean times its row is the mean error the rounding adds to each output
+    /// channel, which the bias takes back.
+    rounding: Vec<f32>,
+}
+
+/// The scratch of an int8 convolution.
+#[derive(Debug, Default)]
+pub(crate) struct Int8Scratch {
+    /// The quantized, zero-padded input boards.
+    quantized: Vec<u8>,
+    /// Each position's step.
+    steps: Vec<f32>,
+    /// Each position's biases, the rounding's mean error taken back.
+    biases: Vec<f32>,
+    /// A position's input channel means.
+    means: Vec<f32>,
+}
+
+impl Int8Conv {
+    /// Quantizes `conv` (3×3, rows `[(ky·3 + kx)·input + i]`, columns the output channels).
+    pub(crate) fn new(conv: &FoldedConv) -> Int8Conv {
+        let (input, output) = (conv.input, conv.output);
+        assert!(fits(input, output) && conv.weight.len() == TAPS * input * output, "int8 conv {input} → {output}");
+        let at = |r: usize, o: usize| conv.weight[r * output + o];
+        let step: Vec<f32> = (0..output)
+            .map(|o| {
+                let largest = (0..TAPS * input).map(|r| at(r, o).abs()).fold(0.0, f32::max);
+                if largest > 0.0 {
+                    largest / 127.0
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let mut weight = vec![0; TAPS * input * output];
+        let mut rounding = vec![0.0; input * output];
+        for r in 0..TAPS * input {
+            let (tap, i) = (r / input, r % input);
+            for (o, step) in step.iter().enumerate() {
+                let q = (at(r, o) / step).round().clamp(-127.0, 127.0);
+                weight[((tap * (input / 4) + i / 4) * output + o) * 4 + i % 4] = q as i8;
+                rounding[i * output + o] += at(r, o) - q * step;
+            }
+        }
+        Int8Conv { input, output, weight, step, bias: conv.bias.clone(), rounding }
+    }
+
+    /// Convolves `positions` boards of channels-last `input` (every value 0 or more: it
+    /// follows a ReLU) and ends with `epilogue`.
+    pub(crate) fn forward(
+        &self,
+        geometry: Geometry,
+        positions: usize,
+        input: &[f32],
+        scratch: &mut Int8Scratch,
+        epilogue: Epilogue,
+    ) {
+        let Geometry { height, width } = geometry;
+        let (cells, padded) = (height * width, (height + 2) * (width + 2));
+        let (cin, cout) = (self.input, self.output);
+        assert_eq!(input.len(), positions * cells * cin, "int8 conv input of {positions} positions");
+        let Int8Scratch { quantized, steps, biases, means } = scratch;
+        quantized.clear();
+        quantized.resize(positions * padded * cin, 0);
+        steps.clear();
+        biases.clear();
+        for (board, padded_board) in input.chunks_exact(cells * cin).zip(quantized.chunks_exact_mut(padded * cin)) {
+            // The position's step: its largest input maps to 255.
+            let largest = board.iter().fold(0.0f32, |m, &v| m.max(v));
+            let step = if largest > 0.0 { largest / 255.0 } else { 1.0 };
+            steps.push(step);
+            quantize_board(geometry, cin, board, 1.0 / step, padded_board);
+            means.clear();
+            means.resize(cin, 0.0);
+            for cell in board.chunks_exact(cin) {
+                means.iter_mut().zip(cell).for_each(|(mean, v)| *mean += v / cells as f32);
+            }
+            let at = biases.len();
+            biases.extend_from_slice(&self.bias);
+            for (mean, rounding) in means.iter().zip(self.rounding.chunks_exact(cout)) {
+                biases[at..].iter_mut().zip(rounding).for_each(|(bias, r)| *bias += mean * r);
+            }
+        }
+        let (out, mode) = match epilogue {
+            Epilogue::Relu(out) => (out, Mode::Relu),
+            Epilogue::ResidualRelu(out) => (out, Mode::ResidualRelu),
+            Epilogue::Linear(out) => (out, Mode::Linear),
+        };
+        assert_eq!(out.len(), positions * cells * cout, "int8 conv output of {positions} positions");
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert!(has_vnni(), "int8 convolutions need AVX512-VNNI");
+            let rows = Rows { geometry, steps, biases };
+            // SAFETY: the CPU has AVX-512 with BW and VNNI (asserted); the buffers' sizes
+            // were asserted above, and `convolve` reads and writes within them.
+            unsafe { vnni::convolve(self, rows, quantized, out, mode) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (out, mode);
+            unreachable!("int8 convolutions run on x86-64 only")
+        }
+    }
+}
+
+/// One board of channels-last `board` quantized (times `scale`, rounded) into the middle
+/// of its zero-padded copy `padded` (`(height + 2) × (width + 2)` cells).
+fn quantize_board(geometry: Geometry, channels: usize, board: &[f32], scale: f32, padded: &mut [u8]) {
+    let Geometry { height, width } = geometry;
+    for y in 0..height {
+        let from = &board[y * width * channels..(y + 1) * width * channels];
+        let to = &mut padded[((y + 1) * (width + 2) + 1) * channels..][..width * channels];
+        for (q, &v) in to.iter_mut().zip(from) {
+            // Inputs are 0 or more; `as` saturates at 255.
+            *q = (v * scale + 0.5) as u8;
+        }
+    }
+}
+
+/// How the sums end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Relu,
+    ResidualRelu,
+    Linear,
+}
+
+/// The rows (cells of every position) a convolution writes, each position's step and
+/// its biases.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    geometry: Geometry,
+    steps: &'a [f32],
+    biases: &'a [f32],
+}
+
+#[cfg(target_arch = "x86_64")]
+mod vnni {
+    use std::arch::x86_64::*;
+
+    use super::{Int8Conv, Mode, Rows, TAPS};
+
+    /// Output rows (cells) a register block holds: with 64 output channels, 6 rows of 4
+    /// registers; with 32, 12 of 2; with 16, 24 of 1 — 24 sums in registers, 4 or fewer
+    /// for the weights.
+    const SUMS: usize = 24;
+
+    /// The whole convolution: every output row in blocks of rows × output channels.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(super) unsafe fn convolve(conv: &Int8Conv, rows: Rows, quantized: &[u8], out: &mut [f32], mode: Mode) {
+        let cout = conv.output;
+        if cout.is_multiple_of(64) {
+            convolve_in::<4, { SUMS / 4 }>(conv, rows, quantized, out, mode)
+        } else if cout.is_multiple_of(32) {
+            convolve_in::<2, { SUMS / 2 }>(conv, rows, quantized, out, mode)
+        } else {
+            convolve_in::<1, SUMS>(conv, rows, quantized, out, mode)
+        }
+    }
+
+    /// [`convolve`] with `NB` registers of output channels and `R` rows a block.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn convolve_in<const NB: usize, const R: usize>(
+        conv: &Int8Conv,
+        rows: Rows,
+        quantized: &[u8],
+        out: &mut [f32],
+        mode: Mode,
+    ) {
+        let (height, width) = (rows.geometry.height, rows.geometry.width);
+        let (cells, padded) = (height * width, (height + 2) * (width + 2));
+        let (cin, cout) = (conv.input, conv.output);
+        let total = rows.steps.len() * cells;
+        // Each tap's offset from a cell's top-left neighbour in the padded board, in bytes.
+        let taps: [usize; TAPS] = std::array::from_fn(|tap| ((tap / 3) * (width + 2) + tap % 3) * cin);
+        let mut row = 0;
+        while row < total {
+            let count = R.min(total - row);
+            // Each row's top-left neighbour in the padded boards (a short block repeats its
+            // last row), and its position's step.
+            let mut bases = [0usize; R];
+            let mut positions = [0usize; R];
+            for (r, (base, at_position)) in bases.iter_mut().zip(&mut positions).enumerate() {
+                let at = row + r.min(count - 1);
+                let (position, cell) = (at / cells, at % cells);
+                *base = (position * padded + (cell / width) * (width + 2) + cell % width) * cin;
+                *at_position = position;
+            }
+            for block in (0..cout).step_by(16 * NB) {
+                let sums = block_sums::<NB, R>(quantized, &bases, &taps, cin, &conv.weight[block * 4..], cout);
+                for (r, sums) in sums.iter().enumerate().take(count) {
+                    let out = &mut out[(row + r) * cout + block..][..16 * NB];
+                    let p = positions[r];
+                    finish::<NB>(sums, rows.steps[p], &conv.step[block..], &rows.biases[p * cout + block..], out, mode);
+                }
+            }
+            row += count;
+        }
+    }
+
+    /// The int32 sums of `R` rows by `NB × 16` output channels: over the nine taps and the
+    /// input channels in fours, each row's four input bytes broadcast against the four
+    /// weights of each output channel. `weight` starts at the block's first channel.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    #[inline]
+    unsafe fn block_sums<const NB: usize, const R: usize>(
+        quantized: &[u8],
+        bases: &[usize; R],
+        taps: &[usize; TAPS],
+        cin: usize,
+        weight: &[i8],
+        cout: usize,
+    ) -> [[__m512i; NB]; R] {
+        let mut sums = [[_mm512_setzero_si512(); NB]; R];
+        let input = quantized.as_ptr();
+        let weight = weight.as_ptr();
+        for (tap, &offset) in taps.iter().enumerate() {
+            for quad in 0..cin / 4 {
+                let w = weight.add((tap * (cin / 4) + quad) * cout * 4);
+                let weights: [__m512i; NB] = std::array::from_fn(|b| _mm512_loadu_si512(w.add(64 * b).cast()));
+                let at = offset + quad * 4;
+                for r in 0..R {
+                    let bytes = _mm512_set1_epi32(input.add(bases[r] + at).cast::<i32>().read_unaligned());
+                    for b in 0..NB {
+                        sums[r][b] = _mm512_dpbusd_epi32(sums[r][b], bytes, weights[b]);
+                    }
+                }
+            }
+        }
+        sums
+    }
+
+    /// One row's sums to f32 (times its input step and each channel's weight step), plus
+    /// the bias, ended by `mode` into `out`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    #[inline]
+    unsafe fn finish<const NB: usize>(
+        sums: &[__m512i; NB],
+        input_step: f32,
+        step: &[f32],
+        bias: &[f32],
+        out: &mut [f32],
+        mode: Mode,
+    ) {
+        let input_step = _mm512_set1_ps(input_step);
+        for (b, &sum) in sums.iter().enumerate() {
+            let scale = _mm512_mul_ps(input_step, _mm512_loadu_ps(step.as_ptr().add(16 * b)));
+            let mut v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), scale, _mm512_loadu_ps(bias.as_ptr().add(16 * b)));
+            let at = out.as_mut_ptr().add(16 * b);
+            if mode == Mode::ResidualRelu {
+                v = _mm512_add_ps(v, _mm512_loadu_ps(at));
+            }
+            if mode != Mode::Linear {
+                v = _mm512_max_ps(v, _mm512_setzero_ps());
+            }
+            _mm512_storeu_ps(at, v);
+        }
+    }
+}
