@@ -132,6 +132,13 @@ fn the_attention_policy_matches_burn() {
     assert_matches_burn::<Banqi>(attention(NetConfig::new::<Banqi>(1, 16)), 9);
 }
 
+/// `net`'s policy logits and value logits for `batch` encoded positions.
+fn outputs_of(net: &mut CpuNet, input: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
+    let (mut policy, mut value) = (vec![0.0; batch * net.config().policy_size], vec![0.0; batch * 3]);
+    net.forward(input, batch, &mut policy, &mut value);
+    (policy, value)
+}
+
 /// A random net of shape `config` in int8 against itself in f32, at batch 1, 7 and 9 (a
 /// tile of positions, a part, and rows that leave a short block): every logit within
 /// 5% of the largest f32 logit.
@@ -143,12 +150,7 @@ fn assert_int8_near_f32<G: Encoding>(config: NetConfig, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed + 100);
     for batch in [1, 7, 9] {
         let input = random(&mut rng, batch * G::INPUT_SIZE);
-        let mut outputs = [
-            (vec![0.0; batch * G::POLICY_SIZE], vec![0.0; batch * 3]),
-            (vec![0.0; batch * G::POLICY_SIZE], vec![0.0; batch * 3]),
-        ];
-        f32_net.forward(&input, batch, &mut outputs[0].0, &mut outputs[0].1);
-        int8_net.forward(&input, batch, &mut outputs[1].0, &mut outputs[1].1);
+        let outputs = [&mut f32_net, &mut int8_net].map(|net| outputs_of(net, &input, batch));
         let largest = outputs[0].0.iter().chain(&outputs[0].1).fold(0.0f32, |m, v| m.max(v.abs()));
         let off = max_difference(&outputs[0].0, &outputs[1].0).max(max_difference(&outputs[0].1, &outputs[1].1));
         assert!(off <= 0.05 * largest, "{config} batch {batch}: int8 off by {off}, the largest logit {largest}");
@@ -223,12 +225,7 @@ fn assert_shipped_net_agrees_with_f32(precision: Precision, share: f64, value_ga
         for (position, planes) in chunk.iter().zip(input.chunks_exact_mut(Xiangqi::INPUT_SIZE)) {
             position.encode(planes);
         }
-        let mut outputs = [
-            (vec![0.0; n * Xiangqi::POLICY_SIZE], vec![0.0; n * 3]),
-            (vec![0.0; n * Xiangqi::POLICY_SIZE], vec![0.0; n * 3]),
-        ];
-        f32_net.forward(&input, n, &mut outputs[0].0, &mut outputs[0].1);
-        other.forward(&input, n, &mut outputs[1].0, &mut outputs[1].1);
+        let outputs = [&mut f32_net, &mut other].map(|net| outputs_of(net, &input, n));
         for (i, position) in chunk.iter().enumerate() {
             position.legal_moves(&mut legal);
             let best = |policy: &[f32]| {
