@@ -11,6 +11,7 @@ pub mod game;
 pub mod matches;
 pub mod mcts;
 pub mod nn;
+pub mod nnue;
 pub mod play;
 pub mod players;
 pub mod records;

@@ -20,6 +20,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("game", &[]),
     ("records", &["game", "date"]),
     ("search", &["game"]),
+    ("nnue", &["game", "search", "atomic_write"]),
     ("mcts", &["game"]),
     ("nn", &["game", "mcts", "storage", "text_file", "date"]),
     ("players", &["game", "search", "mcts", "nn", "text_file"]),

@@ -6,6 +6,7 @@ use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
 use crate::search::banqi::Expectimax;
+use crate::search::evaluation::Evaluation;
 use crate::search::xiangqi::AlphaBeta;
 use crate::search::{Limits, Report};
 
@@ -23,7 +24,7 @@ pub trait Searcher<G: Game>: Send {
     fn set_multi_pv(&mut self, lines: usize);
 }
 
-impl Searcher<Xiangqi> for AlphaBeta {
+impl<E: Evaluation> Searcher<Xiangqi> for AlphaBeta<E> {
     fn search(
         &mut self,
         game: &Xiangqi,
@@ -38,7 +39,7 @@ impl Searcher<Xiangqi> for AlphaBeta {
     }
 
     fn resize(&mut self, hash_mb: usize) {
-        *self = AlphaBeta::new(hash_mb);
+        *self = AlphaBeta::with_evaluation(self.evaluation().clone(), hash_mb);
     }
 
     const MULTI_PV: bool = true;

@@ -9,6 +9,7 @@
 //! averages exactly over the outcomes of every flip.
 
 pub mod banqi;
+pub mod evaluation;
 pub mod xiangqi;
 
 mod banqi_eval;

@@ -8,9 +8,10 @@
 //! the chase rule (each cycle once, then remembered).
 
 use super::deepen::{deepen, Deepening, Progress};
+use super::evaluation::{Evaluation, PieceSquares};
 use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE};
 use super::tt::{decode_move, encode_move, Bound, Table};
-use super::xiangqi_eval::{delta, evaluate, for_side, material};
+use super::xiangqi_eval::material;
 use super::{value_from_tt, value_to_tt, Limits, Line, Report, Score, MATE, MAX_PLY};
 use crate::game::xiangqi::{fen, Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
 use crate::game::{Game, Status};
@@ -32,9 +33,11 @@ struct Frame {
     null: bool,
 }
 
-/// The Xiangqi alpha-beta searcher. Keep one per game (or per engine): its hash table
-/// and move-ordering memory carry over from move to move.
-pub struct AlphaBeta {
+/// The Xiangqi alpha-beta searcher, valuing positions by `E` (the hand-written tables
+/// unless told otherwise). Keep one per game (or per engine): its hash table and
+/// move-ordering memory carry over from move to move.
+pub struct AlphaBeta<E: Evaluation = PieceSquares> {
+    evaluation: E,
     tt: Table,
     memory: Memory,
     /// Judged repetition cycles: (cycle key, 0 draw / 1 Red wins / 2 Black wins).
@@ -48,9 +51,8 @@ pub struct AlphaBeta {
     base: usize,
     /// The moves between the frames: `moves[i]` leads from `path[i]` to `path[i + 1]`.
     moves: Vec<Move>,
-    /// The root position and its value from Red's view.
+    /// The root position.
     root_board: Board,
-    root_eval: i32,
     /// The rules of the game searched.
     rules: Rules,
     /// Root moves reported with their lines (MultiPV), and the root moves a further
@@ -76,9 +78,17 @@ struct ReplayCheck {
 const NULL: Move = Move::new(Square::new(0), Square::new(0));
 
 impl AlphaBeta {
-    /// A searcher with a hash table of about `hash_mb` MiB.
+    /// A searcher with the hand-written evaluation and a hash table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Self {
+        AlphaBeta::with_evaluation(PieceSquares, hash_mb)
+    }
+}
+
+impl<E: Evaluation> AlphaBeta<E> {
+    /// A searcher valuing positions by `evaluation`, with a hash table of about `hash_mb` MiB.
+    pub fn with_evaluation(evaluation: E, hash_mb: usize) -> Self {
         AlphaBeta {
+            evaluation,
             tt: Table::new(hash_mb),
             memory: Memory::new(),
             verdicts: vec![(0, 0); VERDICT_SLOTS],
@@ -88,7 +98,6 @@ impl AlphaBeta {
             base: 0,
             moves: Vec::new(),
             root_board: Board::start(),
-            root_eval: 0,
             rules: Rules::default(),
             multi_pv: 1,
             excluded: Vec::new(),
@@ -101,6 +110,11 @@ impl AlphaBeta {
     /// only). Each further line costs a search of its own at every depth.
     pub fn set_multi_pv(&mut self, lines: usize) {
         self.multi_pv = lines.max(1);
+    }
+
+    /// The evaluation it searches with.
+    pub fn evaluation(&self) -> &E {
+        &self.evaluation
     }
 
     /// Forgets everything learned (hash table, ordering memory), as for a new game.
@@ -125,7 +139,6 @@ impl AlphaBeta {
         self.memory.new_search();
         self.prepare_path(game);
         self.root_board = *game.board();
-        self.root_eval = evaluate(&self.root_board);
         let root_moves = Picker::legal(&self.root_board);
         match root_moves.moves().first() {
             Some(&fallback) => deepen(self, fallback, on_iteration),
@@ -173,7 +186,7 @@ impl AlphaBeta {
     fn search_node(
         &mut self,
         board: &Board,
-        red_eval: i32,
+        state: &E::State,
         depth: i32,
         ply: usize,
         mut alpha: i32,
@@ -193,7 +206,7 @@ impl AlphaBeta {
             }
         }
         if depth <= 0 {
-            return self.quiesce(board, red_eval, ply, alpha, beta, frame.in_check);
+            return self.quiesce(board, state, ply, alpha, beta, frame.in_check);
         }
         if !self.progress.clock.visit() {
             return 0;
@@ -201,7 +214,7 @@ impl AlphaBeta {
         self.progress.reach(ply);
         let side = board.side_to_move();
         if ply >= MAX_PLY - 1 {
-            return for_side(red_eval, side);
+            return self.evaluation.value(state, board);
         }
         let pv_node = beta - alpha > 1;
         let key = board.hash();
@@ -220,8 +233,8 @@ impl AlphaBeta {
             && depth >= 3
             && !frame.in_check
             && !frame.null
-            && for_side(red_eval, side) >= beta
             && has_attackers(board, side)
+            && self.evaluation.value(state, board) >= beta
         {
             let child = board.passed();
             self.path[self.base + ply + 1] =
@@ -229,7 +242,7 @@ impl AlphaBeta {
             // No move leads there: `judge_cycle` never replays this slot.
             self.moves[self.base + ply] = NULL;
             let reduction = 3 + (depth >= 7) as i32;
-            let value = -self.search_node(&child, red_eval, depth - reduction, ply + 1, -beta, -beta + 1);
+            let value = -self.search_node(&child, state, depth - reduction, ply + 1, -beta, -beta + 1);
             if self.progress.clock.aborted {
                 return 0;
             }
@@ -265,7 +278,7 @@ impl AlphaBeta {
             let mut child = *board;
             let piece = board.piece_at(mv.from).expect("a legal move moves a piece");
             let captured = child.play(mv);
-            let child_eval = red_eval + delta(piece, mv, captured);
+            let child_state = self.evaluation.after(state, board, mv, &child);
             let gives_check = child.in_check(child.side_to_move());
             self.path[self.base + ply + 1] = Frame {
                 hash: child.hash(),
@@ -277,18 +290,18 @@ impl AlphaBeta {
             let new_depth = depth - 1 + gives_check as i32;
 
             let value = if searched == 0 {
-                -self.search_node(&child, child_eval, new_depth, ply + 1, -beta, -alpha)
+                -self.search_node(&child, &child_state, new_depth, ply + 1, -beta, -alpha)
             } else {
                 let quiet = captured.is_none() && !gives_check && !frame.in_check && score < super::ordering::KILLER;
                 let reduction =
                     if quiet && depth >= 3 && searched >= 3 { 1 + (depth >= 6 && searched >= 10) as i32 } else { 0 };
                 let mut value =
-                    -self.search_node(&child, child_eval, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                    -self.search_node(&child, &child_state, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
                 if value > alpha && reduction > 0 {
-                    value = -self.search_node(&child, child_eval, new_depth, ply + 1, -alpha - 1, -alpha);
+                    value = -self.search_node(&child, &child_state, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if value > alpha && value < beta {
-                    value = -self.search_node(&child, child_eval, new_depth, ply + 1, -beta, -alpha);
+                    value = -self.search_node(&child, &child_state, new_depth, ply + 1, -beta, -alpha);
                 }
                 value
             };
@@ -328,14 +341,13 @@ impl AlphaBeta {
     }
 
     /// Quiescence: captures only (after standing pat), or every move when in check.
-    fn quiesce(&mut self, board: &Board, red_eval: i32, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
+    fn quiesce(&mut self, board: &Board, state: &E::State, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
         self.progress.pv.clear(ply);
         if !self.progress.clock.visit() {
             return 0;
         }
         self.progress.reach(ply);
-        let side = board.side_to_move();
-        let stand_pat = for_side(red_eval, side);
+        let stand_pat = self.evaluation.value(state, board);
         if ply >= MAX_PLY - 1 {
             return stand_pat;
         }
@@ -364,11 +376,10 @@ impl AlphaBeta {
                 continue;
             }
             let mut child = *board;
-            let piece = board.piece_at(mv.from).expect("a legal move moves a piece");
             child.play(mv);
-            let child_eval = red_eval + delta(piece, mv, captured);
+            let child_state = self.evaluation.after(state, board, mv, &child);
             let gives_check = child.in_check(child.side_to_move());
-            let value = -self.quiesce(&child, child_eval, ply + 1, -beta, -alpha, gives_check);
+            let value = -self.quiesce(&child, &child_state, ply + 1, -beta, -alpha, gives_check);
             if self.progress.clock.aborted {
                 return 0;
             }
@@ -494,7 +505,7 @@ impl AlphaBeta {
     }
 }
 
-impl Deepening for AlphaBeta {
+impl<E: Evaluation> Deepening for AlphaBeta<E> {
     type Move = Move;
 
     fn progress(&mut self) -> &mut Progress<Move> {
@@ -503,7 +514,8 @@ impl Deepening for AlphaBeta {
 
     fn iterate(&mut self, depth: u32) -> i32 {
         let board = self.root_board;
-        self.search_node(&board, self.root_eval, depth as i32, 0, -INFINITY, INFINITY)
+        let state = self.evaluation.state(&board);
+        self.search_node(&board, &state, depth as i32, 0, -INFINITY, INFINITY)
     }
 
     fn more_lines(&mut self, depth: u32, best: Move) -> Vec<Line<Move>> {

@@ -1,0 +1,96 @@
+//! The net in f32, as the trainer holds it: what [`super::Nnue::quantize`] turns into the
+//! integer net the search runs, and the reference its integers are checked against.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::features::{View, FEATURES};
+use super::shape::{L1, L2, L3};
+use crate::game::xiangqi::Board;
+
+/// The net's parameters in f32, row-major (`[outputs][inputs]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// The first layer: one row of `L1` per feature.
+    pub feature_weights: Vec<f32>,
+    /// The first layer's bias.
+    pub feature_bias: Vec<f32>,
+    /// `[L2][2·L1]`: the side to move's view then the other's.
+    pub hidden1_weights: Vec<f32>,
+    /// `[L2]`.
+    pub hidden1_bias: Vec<f32>,
+    /// `[L3][L2]`.
+    pub hidden2_weights: Vec<f32>,
+    /// `[L3]`.
+    pub hidden2_bias: Vec<f32>,
+    /// `[L3]`.
+    pub output_weights: Vec<f32>,
+    /// The output's bias.
+    pub output_bias: f32,
+}
+
+impl FloatNet {
+    /// A net drawn at random as training starts: each layer uniform in ±1/√fan-in (the
+    /// first layer's fan-in counted as the pieces on a full board), biases the first
+    /// layer's a half (so its clipped units start in their linear range), the others 0.
+    pub fn random(seed: u64) -> FloatNet {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut draw = |count: usize, fan_in: usize| -> Vec<f32> {
+            let bound = 1.0 / (fan_in as f32).sqrt();
+            (0..count).map(|_| rng.random_range(-bound..bound)).collect()
+        };
+        FloatNet {
+            feature_weights: draw(FEATURES * L1, 32),
+            feature_bias: vec![0.5; L1],
+            hidden1_weights: draw(L2 * 2 * L1, 2 * L1),
+            hidden1_bias: vec![0.0; L2],
+            hidden2_weights: draw(L3 * L2, L2),
+            hidden2_bias: vec![0.0; L3],
+            output_weights: draw(L3, L3),
+            output_bias: 0.0,
+        }
+    }
+
+    /// The output (the logit of the side to move's expected score) for `board`, in f32.
+    pub fn output(&self, board: &Board) -> f32 {
+        let side = board.side_to_move();
+        let mut input = Vec::with_capacity(2 * L1);
+        for view in [side, side.opponent()] {
+            let mut sums = self.feature_bias.clone();
+            for feature in View::of(board, view).active(board) {
+                for (s, w) in sums.iter_mut().zip(&self.feature_weights[feature * L1..][..L1]) {
+                    *s += w;
+                }
+            }
+            input.extend(sums.iter().map(|s| s.clamp(0.0, 1.0)));
+        }
+        let hidden1 = dense(&self.hidden1_weights, &self.hidden1_bias, &input);
+        let hidden2 = dense(&self.hidden2_weights, &self.hidden2_bias, &hidden1);
+        hidden2.iter().zip(&self.output_weights).map(|(x, w)| x * w).sum::<f32>() + self.output_bias
+    }
+
+    /// Whether every layer has its shape: an error naming the first that does not.
+    pub fn check_shape(&self) -> Result<(), String> {
+        let shapes = [
+            ("feature_weights", self.feature_weights.len(), FEATURES * L1),
+            ("feature_bias", self.feature_bias.len(), L1),
+            ("hidden1_weights", self.hidden1_weights.len(), L2 * 2 * L1),
+            ("hidden1_bias", self.hidden1_bias.len(), L2),
+            ("hidden2_weights", self.hidden2_weights.len(), L3 * L2),
+            ("hidden2_bias", self.hidden2_bias.len(), L3),
+            ("output_weights", self.output_weights.len(), L3),
+        ];
+        match shapes.iter().find(|(_, found, want)| found != want) {
+            Some((name, found, want)) => Err(format!("{name} has {found} values, not {want}")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A clipped-ReLU dense layer: `clamp(weights · input + bias, 0, 1)`.
+fn dense(weights: &[f32], bias: &[f32], input: &[f32]) -> Vec<f32> {
+    bias.iter()
+        .zip(weights.chunks_exact(input.len()))
+        .map(|(b, row)| (b + row.iter().zip(input).map(|(w, x)| w * x).sum::<f32>()).clamp(0.0, 1.0))
+        .collect()
+}
