@@ -1,7 +1,8 @@
 //! The NNUE evaluation: the accumulator kept move by move equals the one summed afresh
 //! over thousands of random moves (captures, general moves, and unmaking back up the
 //! line); the integer net stays within rounding of its float original; its file reads
-//! back as written and a wrong file is refused; and the alpha-beta searching with it
+//! back as written and a wrong file is refused; a fresh net values material as the
+//! hand-written tables do; and the alpha-beta searching with it
 //! still finds every forced win of `tests/data/xiangqi-mates-public.jsonl`.
 
 mod common;
@@ -15,12 +16,32 @@ use serde::Deserialize;
 use xiangqi_zero::game::xiangqi::{Board, Kind, Move, MoveList, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::nnue::{Accumulator, FloatNet, Nnue, NnueEvaluation};
+use xiangqi_zero::search::evaluation::{Evaluation, PieceSquares};
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::{Limits, Score};
 
 /// A random net, quantized.
 fn random_net(seed: u64) -> Nnue {
     Nnue::quantize(&FloatNet::random(seed), "random, for the tests")
+}
+
+/// Positions of random games from the start, up to 150 plies in.
+fn random_boards(count: usize, seed: u64) -> Vec<Board> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    (0..count)
+        .map(|_| {
+            let mut game = Xiangqi::start();
+            for _ in 0..rng.random_range(0..150) {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.random_range(0..moves.len())]);
+            }
+            *game.board()
+        })
+        .collect()
 }
 
 #[test]
@@ -68,19 +89,8 @@ fn the_integer_net_computes_its_float_net_within_rounding() {
     let net = Nnue::quantize(&float, "random");
     let dequantized = net.dequantize();
     assert_eq!(Nnue::quantize(&dequantized, "random"), net, "quantizing is exact on the grid");
-    let mut rng = StdRng::seed_from_u64(4);
     let (mut worst, mut spread): (f32, f32) = (0.0, 0.0);
-    for _ in 0..300 {
-        let mut game = Xiangqi::start();
-        let mut moves = Vec::new();
-        for _ in 0..rng.random_range(0..120) {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            game.play(moves[rng.random_range(0..moves.len())]);
-        }
-        let board = game.board();
+    for board in &random_boards(300, 4) {
         let exact = dequantized.output(board);
         let integer = Accumulator::new(&net, board).output(&net, board.side_to_move());
         worst = worst.max((exact - integer).abs());
@@ -89,6 +99,24 @@ fn the_integer_net_computes_its_float_net_within_rounding() {
     eprintln!("largest difference {worst:.4} for outputs up to {spread:.3}");
     assert!(spread > 0.3, "the random net's outputs vary: {spread}");
     assert!(worst < 0.02 * spread, "largest difference {worst}");
+}
+
+#[test]
+fn a_fresh_net_judges_material_as_the_hand_written_tables_do() {
+    // Its direct term starts at the tables; the layers add what the tables miss, and
+    // with their output weights at zero nothing.
+    let mut float = FloatNet::random(7);
+    float.output_weights.iter_mut().for_each(|w| *w = 0.0);
+    let net = Nnue::quantize(&float, "the tables");
+    let tables = PieceSquares;
+    let mut checked = 0;
+    for board in &random_boards(200, 8) {
+        let nnue = Accumulator::new(&net, board).evaluate(&net, board.side_to_move());
+        let classical = tables.value(&tables.state(board), board);
+        assert!((nnue - classical).abs() <= 1, "{nnue} against {classical}");
+        checked += (classical.abs() > 200) as usize;
+    }
+    assert!(checked > 20, "positions with material imbalance: {checked}");
 }
 
 #[test]

@@ -119,7 +119,7 @@ fn warn_of_unequal_budgets(a: &PlayerSpec, b: &PlayerSpec) {
     let timed = |spec: &PlayerSpec| {
         let limits = match spec {
             PlayerSpec::Engine(config) => &config.limits,
-            PlayerSpec::AlphaBeta { limits, .. } => limits,
+            PlayerSpec::AlphaBeta { limits, .. } | PlayerSpec::Nnue { limits, .. } => limits,
             _ => return None,
         };
         limits.movetime.filter(|_| limits.depth.is_none() && limits.nodes.is_none())

@@ -14,8 +14,10 @@ use xiangqi_zero::nn::device::device;
 use xiangqi_zero::nn::NetSource;
 use xiangqi_zero::players::net_spec_name;
 use xiangqi_zero::train::config::{Config, GameName};
+use xiangqi_zero::train::nnue_config::NnueConfig;
 use xiangqi_zero::train::{
-    contribute, default_snapshot, has_snapshot, restore_snapshot, run, RunDir, RunEnd, RunOptions, Start, CHECKPOINTS,
+    contribute, default_snapshot, has_snapshot, read_nnue_state, restore_snapshot, run, run_nnue, NnueRunOptions, RunDir,
+    RunEnd, RunOptions, Start, CHECKPOINTS,
 };
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
@@ -82,6 +84,9 @@ pub struct SelfPlayArgs {
 
 /// Runs `train`.
 pub fn run_train(args: Args) -> anyhow::Result<()> {
+    if let Some(config) = nnue_config(&args)? {
+        return run_nnue_train(&args, &config);
+    }
     if let (true, Some(run)) = (args.resume, &args.run) {
         restore_if_gone(&RunDir::new(run), args.snapshot.as_deref())?;
     }
@@ -160,6 +165,71 @@ pub fn run_train(args: Args) -> anyhow::Result<()> {
         RunEnd::Stopped { generation } => {
             println!("stopped after generation {generation}; `train --resume --run {}` goes on", dir.root().display())
         }
+    }
+    Ok(())
+}
+
+/// The NNUE config `args` name (`--config`, or the run's own with `--resume --run`), if
+/// it is one.
+fn nnue_config(args: &Args) -> anyhow::Result<Option<NnueConfig>> {
+    let path = match (&args.config, &args.run) {
+        (Some(path), _) => path.clone(),
+        (None, Some(run)) if args.resume => run.join("config.toml"),
+        _ => return Ok(None),
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) if NnueConfig::is_nnue(&text) => Ok(Some(NnueConfig::load(&path).map_err(|e| anyhow!(e))?)),
+        _ => Ok(None),
+    }
+}
+
+/// Runs `train` for an NNUE config.
+fn run_nnue_train(args: &Args, config: &NnueConfig) -> anyhow::Result<()> {
+    if args.from.is_some() || args.games_from.is_some() || args.snapshot.is_some() {
+        bail!("--from, --games-from and --snapshot are for policy-value runs; an NNUE run resumes from its own directory");
+    }
+    let dir = args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name));
+    let state = read_nnue_state(&dir).map_err(|e| anyhow!(e))?;
+    if let (Some(state), false) = (&state, args.resume) {
+        bail!(
+            "{} already holds a run at generation {}: pass --resume to continue it, or choose another --run",
+            dir.display(),
+            state.generation
+        );
+    }
+    let generations = args.generations.map_or(config.nnue.generations, |g| g as usize);
+    let n = &config.nnue;
+    println!(
+        "training the NNUE `{}`: {generations} generations of {} games searched to depth {} (the first {} plies at random), \
+         {} epochs on the newest {} positions, each new net gated by {} games at depth {} against the current player\n  \
+         results in {}: nets/, metrics.jsonl, positions.bin",
+        config.name,
+        n.games_per_generation,
+        n.depth,
+        n.random_plies,
+        n.epochs,
+        n.window,
+        n.gate_games,
+        n.gate_depth,
+        dir.display()
+    );
+    catch_interrupts();
+    if let Some(minutes) = args.minutes {
+        stop_after(minutes);
+    }
+    let options =
+        NnueRunOptions { generations, stop: &STOP, progress: std::io::IsTerminal::is_terminal(&std::io::stderr()) };
+    let generation = run_nnue(config, &dir, &options).map_err(|e| anyhow!(e))?;
+    let state = read_nnue_state(&dir).map_err(|e| anyhow!(e))?.unwrap_or_default();
+    match &state.current {
+        Some(net) => println!(
+            "generation {generation}: the current net is {net}; play it: xiangqi-zero play --black nnue:{}",
+            dir.join("nets").join(net).display()
+        ),
+        None => println!("generation {generation}: no net has beaten the hand-written tables yet"),
+    }
+    if generation < generations {
+        println!("stopped; `train --resume --run {}` goes on", dir.display());
     }
     Ok(())
 }

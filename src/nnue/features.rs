@@ -44,13 +44,20 @@ impl View {
         let sq = orient(sq, self.side);
         let sq = if self.mirrored { sq.mirror() } else { sq };
         let relative = if piece.color() == self.side { 0 } else { 7 } + piece.kind() as usize - 1;
-        (self.bucket * PIECE_KINDS + relative) * 90 + sq.index()
+        feature_index(self.bucket, relative, sq)
     }
 
     /// The features active on `board` in this view, one per piece.
     pub fn active(self, board: &Board) -> impl Iterator<Item = usize> + '_ {
         board.pieces().map(move |(sq, piece)| self.feature(piece, sq))
     }
+}
+
+/// The feature of the piece `relative` (the side's own kinds 0–6, the other side's 7–13)
+/// on `sq` (as the side sees the board) in `bucket`.
+#[inline]
+pub fn feature_index(bucket: usize, relative: usize, sq: Square) -> usize {
+    (bucket * PIECE_KINDS + relative) * 90 + sq.index()
 }
 
 /// `sq` seen from `side`'s back rank: Black's ranks counted from its own side.

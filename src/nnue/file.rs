@@ -12,8 +12,8 @@ use safetensors::SafeTensors;
 
 use super::dense::DenseWeights;
 use super::features::{FEATURES, KING_BUCKETS};
-use super::net::{Nnue, CENTIPAWNS_PER_UNIT, FEATURE_SCALE, WEIGHT_SCALE};
-use super::shape::{L1, L2, L3};
+use super::net::{Nnue, FEATURE_SCALE, WEIGHT_SCALE};
+use super::shape::{CENTIPAWNS_PER_UNIT, L1, L2, L3};
 
 /// The metadata's `format`.
 const FORMAT: &str = "xiangqi-zero-nnue";
@@ -41,6 +41,7 @@ impl Nnue {
         let (hidden1_bias, hidden2_bias) = (i32_bytes(&self.hidden1_bias), i32_bytes(&self.hidden2_bias));
         let output: Vec<u8> =
             self.output_weights.iter().chain([&self.output_bias]).flat_map(|w| w.to_le_bytes()).collect();
+        let psqt = i32_bytes(&self.psqt_weights);
         let tensors = [
             ("feature.weight", view(Dtype::I16, vec![FEATURES, L1], &feature_weights)),
             ("feature.bias", view(Dtype::I16, vec![L1], &feature_bias)),
@@ -49,16 +50,17 @@ impl Nnue {
             ("hidden2.weight", view(Dtype::I8, vec![L3, L2], &hidden2)),
             ("hidden2.bias", view(Dtype::I32, vec![L3], &hidden2_bias)),
             ("output.weight_bias", view(Dtype::F32, vec![L3 + 1], &output)),
+            ("psqt.weight", view(Dtype::I32, vec![FEATURES], &psqt)),
         ];
         let metadata = HashMap::from([
             ("format".to_string(), FORMAT.to_string()),
             ("version".to_string(), VERSION.to_string()),
             ("features".to_string(), features_text()),
-            ("layers".to_string(), format!("{FEATURES}→{L1} per side, 2×{L1}→{L2}→{L3}→1")),
+            ("layers".to_string(), format!("{FEATURES}→{L1} per side, 2×{L1}→{L2}→{L3}→1, plus {FEATURES}→1 per side (PSQT)")),
             (
                 "quantization".to_string(),
                 format!(
-                    "feature int16 ×{FEATURE_SCALE}; hidden int8 ×{WEIGHT_SCALE}, bias int32 ×{}; output f32; \
+                    "feature int16 ×{FEATURE_SCALE}; hidden int8 ×{WEIGHT_SCALE}, bias and PSQT int32 ×{}; output f32; \
                      the output is a logit, ×{CENTIPAWNS_PER_UNIT} centipawns",
                     FEATURE_SCALE * WEIGHT_SCALE
                 ),
@@ -101,6 +103,7 @@ impl Nnue {
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
+        let psqt_weights = i32s(tensor("psqt.weight", Dtype::I32, &[FEATURES])?);
         Ok(Nnue {
             feature_weights: feature_weights.chunks_exact(L1).map(|row| row.try_into().expect("L1 wide")).collect(),
             feature_bias: feature_bias.try_into().expect("checked shape"),
@@ -110,6 +113,7 @@ impl Nnue {
             hidden2_bias: hidden2_bias.try_into().expect("checked shape"),
             output_weights: output[..L3].try_into().expect("checked shape"),
             output_bias: output[L3],
+            psqt_weights,
             provenance: field("provenance"),
         })
     }

@@ -10,10 +10,16 @@ pub mod evaluation;
 pub mod features;
 pub mod file;
 pub mod float_net;
+pub mod model;
 pub mod net;
+pub mod positions;
+pub mod selfplay;
 pub mod shape;
+pub mod shipped;
+pub mod train;
 
 pub use accumulator::Accumulator;
 pub use evaluation::NnueEvaluation;
 pub use float_net::FloatNet;
 pub use net::Nnue;
+pub use shipped::shipped_nnue;

@@ -4,15 +4,13 @@
 //!
 //! Scales (as Stockfish's): the first layer's weights and bias are the float ones ×127,
 //! so its clipped sums are the float activations (0–1) ×127; the int8 layers' weights are
-//! ×64 and their biases ×127·64, and each output shifted right by 6 is again ×127.
+//! ×64 and their biases ×127·64, and each output shifted right by 6 is again ×127. The
+//! direct (PSQT) weights are int32, ×127·64 as well.
 
 use super::dense::{DenseWeights, OUTPUTS};
 use super::float_net::FloatNet;
-use super::shape::{L1, L2, L3};
+use super::shape::{CENTIPAWNS_PER_UNIT, L1, L2, L3};
 
-/// Centipawns per unit of the net's output: the output is the logit of the side to
-/// move's expected score, and 400/ln 10 makes 400 centipawns ten to one, as Elo does.
-pub const CENTIPAWNS_PER_UNIT: f32 = 173.717_8;
 /// The first layer's quantization: float × this.
 pub const FEATURE_SCALE: f32 = 127.0;
 /// The int8 layers' weights' quantization: float × this.
@@ -31,6 +29,7 @@ pub struct Nnue {
     pub(super) hidden2_bias: [i32; L3],
     pub(super) output_weights: [f32; L3],
     pub(super) output_bias: f32,
+    pub(super) psqt_weights: Vec<i32>,
     /// Where the net comes from (the run, its data), as its file records it.
     pub provenance: String,
 }
@@ -54,6 +53,7 @@ impl Nnue {
             hidden2_bias: std::array::from_fn(|i| bias(float.hidden2_bias[i])),
             output_weights: std::array::from_fn(|i| float.output_weights[i]),
             output_bias: float.output_bias,
+            psqt_weights: float.psqt_weights.iter().map(|&w| bias(w)).collect(),
             provenance: provenance.to_string(),
         }
     }
@@ -73,6 +73,7 @@ impl Nnue {
             hidden2_bias: self.hidden2_bias.iter().map(bias).collect(),
             output_weights: self.output_weights.to_vec(),
             output_bias: self.output_bias,
+            psqt_weights: self.psqt_weights.iter().map(bias).collect(),
         }
     }
 
@@ -82,6 +83,12 @@ impl Nnue {
         &self.feature_weights[feature]
     }
 
+    /// The direct (PSQT) weight of `feature`.
+    #[inline]
+    pub fn psqt_weight(&self, feature: usize) -> i32 {
+        self.psqt_weights[feature]
+    }
+
     /// The first layer's bias.
     #[inline]
     pub fn feature_bias(&self) -> &[i16; L1] {
@@ -89,8 +96,9 @@ impl Nnue {
     }
 
     /// The net's output from the first layer's sums of the side to move's view (`ours`)
-    /// and the other side's (`theirs`): the logit of the side to move's expected score.
-    pub fn output(&self, ours: &[i16; L1], theirs: &[i16; L1]) -> f32 {
+    /// and the other side's (`theirs`) and the difference of their direct sums (`psqt`):
+    /// the logit of the side to move's expected score.
+    pub fn output(&self, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> f32 {
         let mut input = [0u8; 2 * L1];
         let (first, second) = input.split_at_mut(L1);
         clip(ours, first);
@@ -98,13 +106,13 @@ impl Nnue {
         let hidden1 = shift_clip(self.hidden1.apply(&input, &self.hidden1_bias));
         let hidden2 = shift_clip(self.hidden2.apply(&hidden1, &self.hidden2_bias));
         let sum: f32 = hidden2.iter().zip(&self.output_weights).map(|(&x, &w)| x as f32 * w).sum();
-        sum / FEATURE_SCALE + self.output_bias
+        sum / FEATURE_SCALE + self.output_bias + psqt as f32 / (2.0 * FEATURE_SCALE * WEIGHT_SCALE)
     }
 
     /// [`Self::output`] in centipawns, as the search reads it.
     #[inline]
-    pub fn evaluate(&self, ours: &[i16; L1], theirs: &[i16; L1]) -> i32 {
-        ((self.output(ours, theirs) * CENTIPAWNS_PER_UNIT).round() as i32).clamp(-MAX_VALUE, MAX_VALUE)
+    pub fn evaluate(&self, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> i32 {
+        ((self.output(ours, theirs, psqt) * CENTIPAWNS_PER_UNIT).round() as i32).clamp(-MAX_VALUE, MAX_VALUE)
     }
 }
 

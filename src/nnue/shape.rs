@@ -1,5 +1,5 @@
-//! The layers' widths, shared by the float net the trainer holds and the integer one the
-//! search runs.
+//! The layers' widths and the unit of the output, shared by the float net the trainer
+//! holds and the integer one the search runs.
 
 use super::dense::OUTPUTS;
 
@@ -9,3 +9,6 @@ pub const L1: usize = 256;
 pub const L2: usize = OUTPUTS;
 /// The third layer's width.
 pub const L3: usize = OUTPUTS;
+/// Centipawns per unit of the net's output: the output is the logit of the side to
+/// move's expected score, and 400/ln 10 makes 400 centipawns ten to one, as Elo does.
+pub const CENTIPAWNS_PER_UNIT: f32 = 173.717_8;

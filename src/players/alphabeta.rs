@@ -1,11 +1,15 @@
 //! `alphabeta:` — the classical searches of `crate::search` as players.
 
+use std::path::Path;
+use std::sync::Arc;
+
 use super::mcts::MAX_MULTI_PV;
 use super::{limits_or, Player, PlayerError, SpinOption};
 use crate::game::banqi::Banqi;
 use crate::game::xiangqi::Xiangqi;
 use crate::game::Game;
 use crate::search::banqi::Expectimax;
+use crate::nnue::{shipped_nnue, Nnue, NnueEvaluation};
 use crate::search::evaluation::Evaluation;
 use crate::search::xiangqi::AlphaBeta;
 use crate::search::{Limits, Report};
@@ -81,22 +85,58 @@ pub const MAX_HASH_MB: usize = 4096;
 /// A classical search with its own limits per move.
 pub struct AlphaBetaPlayer<S> {
     searcher: S,
+    /// The spec's kind and, for an NNUE, its file: how `name` begins.
+    kind: Kind,
     limits: Limits,
     /// Root moves reported with their lines (UCI's `MultiPV`).
     multi_pv: usize,
 }
 
+/// Which spec an [`AlphaBetaPlayer`] was built from.
+enum Kind {
+    /// `alphabeta`.
+    Classical,
+    /// `nnue`, with its file (`None`: the shipped one).
+    Nnue(Option<String>),
+}
+
 impl AlphaBetaPlayer<AlphaBeta> {
     /// The Xiangqi alpha-beta player.
     pub fn xiangqi(limits: Limits, hash_mb: usize) -> Self {
-        AlphaBetaPlayer { searcher: AlphaBeta::new(hash_mb), limits, multi_pv: 1 }
+        AlphaBetaPlayer { searcher: AlphaBeta::new(hash_mb), kind: Kind::Classical, limits, multi_pv: 1 }
     }
+}
+
+impl AlphaBetaPlayer<AlphaBeta<NnueEvaluation>> {
+    /// The Xiangqi alpha-beta player evaluating with `net`, read from `file` (`None`: the
+    /// shipped net).
+    pub fn nnue(net: Arc<Nnue>, file: Option<&Path>, limits: Limits, hash_mb: usize) -> Self {
+        AlphaBetaPlayer {
+            searcher: AlphaBeta::with_evaluation(NnueEvaluation::new(net), hash_mb),
+            kind: Kind::Nnue(file.map(|f| f.display().to_string())),
+            limits,
+            multi_pv: 1,
+        }
+    }
+}
+
+/// The `nnue` player of `file` (`None`: the shipped net).
+pub fn nnue_player(
+    file: Option<&Path>,
+    limits: &Limits,
+    hash_mb: usize,
+) -> Result<AlphaBetaPlayer<AlphaBeta<NnueEvaluation>>, String> {
+    let net = match file {
+        Some(path) => Nnue::load(path)?,
+        None => shipped_nnue()?,
+    };
+    Ok(AlphaBetaPlayer::nnue(Arc::new(net), file, limits.clone(), hash_mb))
 }
 
 impl AlphaBetaPlayer<Expectimax> {
     /// The Banqi expectimax player.
     pub fn banqi(limits: Limits, hash_mb: usize) -> Self {
-        AlphaBetaPlayer { searcher: Expectimax::new(hash_mb), limits, multi_pv: 1 }
+        AlphaBetaPlayer { searcher: Expectimax::new(hash_mb), kind: Kind::Classical, limits, multi_pv: 1 }
     }
 }
 
@@ -111,7 +151,11 @@ impl<G: Game, S: Searcher<G>> Player<G> for AlphaBetaPlayer<S> {
         .into_iter()
         .flatten()
         .collect();
-        format!("alphabeta:{}", parts.join(","))
+        match &self.kind {
+            Kind::Classical => format!("alphabeta:{}", parts.join(",")),
+            Kind::Nnue(None) => format!("nnue({})", parts.join(",")),
+            Kind::Nnue(Some(file)) => format!("nnue({}):{file}", parts.join(",")),
+        }
     }
 
     fn options(&self) -> Vec<SpinOption> {

@@ -2,6 +2,9 @@
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
 //!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
+//! - `nnue[(depth=N,ms=N,nodes=N,hash=MB)][:FILE]` — alpha-beta with an NNUE evaluation
+//!   (Xiangqi; a net from `train` with an NNUE config, or the shipped one); with no limit,
+//!   a second a move;
 //! - `mcts[:sims=N][,eval=uniform|material|settled][,batch=B][,root=puct|gumbel][,cpuct=C][,fpu=F]`
 //!   — Monte Carlo tree search with a built-in evaluator (800 simulations and `material` by
 //!   default);
@@ -21,10 +24,11 @@
 //!   like are set after the handshake. A wrapper script should `exec` the engine, so
 //!   that stopping the player stops the engine.
 
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::alphabeta::{DEFAULT_HASH_MB, MAX_HASH_MB};
+use super::alphabeta::{nnue_player, DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::external::{EngineConfig, ExternalEngine, Protocol};
 use super::mcts::{mcts_player, parse_options as mcts_options, BuiltinEvaluator};
 use super::net::{self, net_player};
@@ -45,6 +49,15 @@ pub enum PlayerSpec {
     },
     /// `alphabeta:…`.
     AlphaBeta {
+        /// Its limits per move.
+        limits: Limits,
+        /// Transposition table size in MiB.
+        hash_mb: usize,
+    },
+    /// `nnue[(…)][:FILE]`: alpha-beta with an NNUE evaluation.
+    Nnue {
+        /// The NNUE file, or `None` for the shipped one.
+        file: Option<PathBuf>,
         /// Its limits per move.
         limits: Limits,
         /// Transposition table size in MiB.
@@ -99,26 +112,31 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::Random { seed })
             }
             "alphabeta" => {
-                let mut limits = Limits::default();
-                let mut hash_mb = DEFAULT_HASH_MB;
-                for (key, value) in options(rest.strip_prefix(':').unwrap_or(rest), text)? {
-                    match key {
-                        "depth" => limits.depth = Some(number(key, value, text)?),
-                        "nodes" => limits.nodes = Some(number(key, value, text)?),
-                        "ms" => limits.movetime = Some(Duration::from_millis(number(key, value, text)?)),
-                        "hash" => {
-                            hash_mb = number(key, value, text)?;
-                            if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-                                return Err(format!("`{text}`: hash must be 1 to {MAX_HASH_MB} (MiB)"));
-                            }
-                        }
-                        _ => return Err(unknown(key, text)),
-                    }
-                }
+                let (mut limits, hash_mb) = search_options(rest.strip_prefix(':').unwrap_or(rest), text)?;
                 if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
                     limits.depth = Some(DEFAULT_DEPTH);
                 }
                 Ok(PlayerSpec::AlphaBeta { limits, hash_mb })
+            }
+            "nnue" => {
+                let (option_text, file) = match rest.strip_prefix('(') {
+                    Some(inner) => {
+                        let close = inner.find(')').ok_or_else(|| format!("`{text}`: expected `nnue(options):FILE`"))?;
+                        (&inner[..close], &inner[close + 1..])
+                    }
+                    None => ("", rest),
+                };
+                let file = match file.strip_prefix(':') {
+                    Some("") => return Err(format!("`{text}`: no NNUE file after `:` (`nnue` alone: the shipped one)")),
+                    Some(path) => Some(PathBuf::from(path)),
+                    None if file.is_empty() => None,
+                    None => return Err(format!("`{text}`: expected `nnue(options):FILE`")),
+                };
+                let (mut limits, hash_mb) = search_options(option_text, text)?;
+                if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+                    limits.movetime = Some(Duration::from_millis(DEFAULT_ENGINE_MS));
+                }
+                Ok(PlayerSpec::Nnue { file, limits, hash_mb })
             }
             "mcts" => {
                 let (config, evaluator) =
@@ -132,7 +150,7 @@ impl FromStr for PlayerSpec {
             }
             "uci" | "ucci" => engine(kind, rest, text),
             _ => Err(format!(
-                "unknown player `{text}` (random, alphabeta:…, mcts:…, net:PATH, net, uci:COMMAND, ucci:COMMAND)"
+                "unknown player `{text}` (random, alphabeta:…, nnue:FILE, mcts:…, net:PATH, net, uci:COMMAND, ucci:COMMAND)"
             )),
         }
     }
@@ -181,6 +199,27 @@ fn engine(kind: &str, rest: &str, text: &str) -> Result<PlayerSpec, String> {
     Ok(PlayerSpec::Engine(config))
 }
 
+/// The limits and hash size of an alpha-beta spec's options (`depth`, `nodes`, `ms`, `hash`).
+fn search_options(option_text: &str, text: &str) -> Result<(Limits, usize), String> {
+    let mut limits = Limits::default();
+    let mut hash_mb = DEFAULT_HASH_MB;
+    for (key, value) in options(option_text, text)? {
+        match key {
+            "depth" => limits.depth = Some(number(key, value, text)?),
+            "nodes" => limits.nodes = Some(number(key, value, text)?),
+            "ms" => limits.movetime = Some(Duration::from_millis(number(key, value, text)?)),
+            "hash" => {
+                hash_mb = number(key, value, text)?;
+                if !(1..=MAX_HASH_MB).contains(&hash_mb) {
+                    return Err(format!("`{text}`: hash must be 1 to {MAX_HASH_MB} (MiB)"));
+                }
+            }
+            _ => return Err(unknown(key, text)),
+        }
+    }
+    Ok((limits, hash_mb))
+}
+
 /// Splits `key=value,key=value`.
 fn options<'a>(text: &'a str, spec: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
     text.split(',')
@@ -212,6 +251,7 @@ impl Playable for Xiangqi {
         Ok(match spec {
             PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::xiangqi(limits.clone(), *hash_mb)),
+            PlayerSpec::Nnue { file, limits, hash_mb } => Box::new(nnue_player(file.as_deref(), limits, *hash_mb)?),
             PlayerSpec::Engine(config) => Box::new(ExternalEngine::new(config.clone())),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
             PlayerSpec::Net { net, config, play, device } => net_player(net, config, *play, device, seed)?,
@@ -225,6 +265,7 @@ impl Playable for Banqi {
             PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
             PlayerSpec::AlphaBeta { limits, hash_mb } => Box::new(AlphaBetaPlayer::banqi(limits.clone(), *hash_mb)),
             PlayerSpec::Engine(_) => return Err("external engines play Xiangqi only".to_string()),
+            PlayerSpec::Nnue { .. } => return Err("the NNUE plays Xiangqi only".to_string()),
             PlayerSpec::Mcts { config, evaluator } => mcts_player(config, *evaluator, seed),
             PlayerSpec::Net { net, config, play, device } => net_player(net, config, *play, device, seed)?,
         })

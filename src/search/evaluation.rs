@@ -3,8 +3,8 @@
 //! value from it where the search needs one. [`PieceSquares`], the hand-written tables of
 //! [`super::xiangqi_eval`], is the default; a learned one plugs in through the same trait.
 
-use super::xiangqi_eval::{delta, evaluate, for_side};
-use crate::game::xiangqi::{Board, Move};
+use super::xiangqi_eval::{delta, evaluate, for_side, piece_value};
+use crate::game::xiangqi::{Board, Move, Piece, Square};
 
 /// An evaluation of Xiangqi positions the alpha-beta search can carry incrementally.
 pub trait Evaluation: Clone + Send {
@@ -20,6 +20,12 @@ pub trait Evaluation: Clone + Send {
     /// The value of `board` from its side to move's view, in centipawns (a chariot is
     /// worth about 600), read from its state.
     fn value(&self, state: &Self::State, board: &Board) -> i32;
+}
+
+/// The hand-written tables' worth of `piece` on `sq` from Red's view, in centipawns
+/// (negative for Black's pieces).
+pub fn piece_square_value(piece: Piece, sq: Square) -> i32 {
+    piece_value(piece, sq)
 }
 
 /// Material and piece-square tables, summed from Red's view.

@@ -18,6 +18,8 @@
 //!   time a run has left, from the generations it has timed (and at first from a
 //!   [`SpeedProbe`] of this machine); [`trained_nets`]: the newest
 //!   net of each run in a folder, as `serve` offers them.
+//! - [`run_nnue`]: an NNUE run's loop (games by the current alpha-beta player, training
+//!   on their labelled positions, a gating match), under an [`nnue_config::NnueConfig`].
 
 pub mod config;
 mod contribute;
@@ -28,6 +30,8 @@ mod ladder;
 mod loader;
 pub mod metrics;
 mod net_evaluator;
+pub mod nnue_config;
+mod nnue_run;
 mod optimizer;
 pub mod plot;
 mod progress_bar;
@@ -50,6 +54,7 @@ pub use loader::{make_batch, spawn_loader, Batch};
 pub use metrics::{
     append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
 };
+pub use nnue_run::{read_nnue_state, run_nnue, NnueRunOptions, NnueState};
 pub use optimizer::{Optimizer, OptimizerError};
 pub use plot::{draw_plots, PlotError};
 pub use run::{run, RunEnd, RunOptions};

@@ -187,7 +187,7 @@ pub fn restored_engine(
 /// its own time limit, or [`NO_LIMIT`] when it has none.
 fn allowance(spec: &PlayerSpec) -> Duration {
     let movetime = match spec {
-        PlayerSpec::AlphaBeta { limits, .. } => limits.movetime,
+        PlayerSpec::AlphaBeta { limits, .. } | PlayerSpec::Nnue { limits, .. } => limits.movetime,
         PlayerSpec::Engine(config) => config.limits.movetime,
         _ => None,
     };

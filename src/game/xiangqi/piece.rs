@@ -114,6 +114,15 @@ impl Piece {
         (self.color() as usize) * 7 + (self.kind() as usize) - 1
     }
 
+    /// The piece of dense index `index` (0–13, as [`Piece::index`] gives), if any.
+    pub const fn from_index(index: usize) -> Option<Piece> {
+        if index >= 14 {
+            return None;
+        }
+        let color = if index < 7 { Color::Red } else { Color::Black };
+        Some(Piece::new(color, Kind::from_bits((index % 7) as u8 + 1)))
+    }
+
     /// The FEN letter: upper case for Red.
     pub const fn letter(self) -> char {
         match self.color() {

@@ -1,0 +1,255 @@
+//! An NNUE run's loop, generation by generation: the current player (the hand-written
+//! tables at first, then the newest accepted net) plays games whose quiet positions are
+//! labelled by its search and the results; the net trains on the newest positions
+//! (going on from the current net); the new net plays the current player at equal depth
+//! and becomes the current one if it scores above half.
+//!
+//! The run directory holds `config.toml`, `state.json` (the last complete generation and
+//! the current net: the commit point), `positions.bin` (the labelled positions,
+//! appended), `nets/genNNNN.nnue` and `metrics.jsonl`. The state and the current net are
+//! all `--resume` needs: without `positions.bin` the next generation's games refill it.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use burn::tensor::Device;
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+
+use super::nnue_config::NnueConfig;
+use super::progress_bar::bar;
+use crate::atomic_write::write_atomically;
+use crate::game::xiangqi::{Notation, Rules, Xiangqi};
+use crate::matches::{builtin_openings, run_match, xiangqi_starts, MatchConfig, OwnedOpening, Score};
+use crate::nnue::positions::{self, LabelledPosition};
+use crate::nnue::selfplay::{play_games, GameSettings};
+use crate::nnue::train::{train, EpochReport, TrainSettings};
+use crate::nnue::{FloatNet, Nnue, NnueEvaluation};
+use crate::players::PlayerSpec;
+use crate::search::evaluation::{Evaluation, PieceSquares};
+use crate::search::Limits;
+
+/// How a run is driven.
+pub struct NnueRunOptions<'a> {
+    /// Run until this many generations are complete.
+    pub generations: usize,
+    /// Set to stop after the phase under way.
+    pub stop: &'a AtomicBool,
+    /// Show progress bars.
+    pub progress: bool,
+}
+
+/// What `state.json` holds.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct NnueState {
+    /// The last complete generation.
+    pub generation: usize,
+    /// The current player's net (a file in `nets/`), or `None`: the hand-written tables.
+    pub current: Option<String>,
+}
+
+/// One generation's line in `metrics.jsonl`.
+#[derive(Serialize)]
+struct Metrics {
+    generation: usize,
+    games: usize,
+    new_positions: usize,
+    window: usize,
+    loss: f64,
+    held_out_loss: f64,
+    gate: [u32; 3],
+    accepted: bool,
+    seconds: f64,
+}
+
+/// The run directory's files.
+struct Files {
+    root: PathBuf,
+}
+
+impl Files {
+    fn state(&self) -> PathBuf {
+        self.root.join("state.json")
+    }
+    fn positions(&self) -> PathBuf {
+        self.root.join("positions.bin")
+    }
+    fn net(&self, name: &str) -> PathBuf {
+        self.root.join("nets").join(name)
+    }
+}
+
+/// Reads the run's state in `dir` (`None`: no run there yet).
+pub fn read_nnue_state(dir: &Path) -> Result<Option<NnueState>, String> {
+    let path = dir.join("state.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Runs (or resumes) the NNUE run of `config` in `dir` until `options.generations` are
+/// complete or it is stopped; returns the last complete generation.
+pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Result<usize, String> {
+    let files = Files { root: dir.to_path_buf() };
+    let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    std::fs::create_dir_all(files.root.join("nets")).map_err(|e| io(&files.root, e))?;
+    let config_path = files.root.join("config.toml");
+    if !config_path.exists() {
+        let text = toml::to_string(config).map_err(|e| e.to_string())?;
+        write_atomically(&config_path, &text).map_err(|e| io(&config_path, e))?;
+    }
+    let mut state = read_nnue_state(dir)?.unwrap_or_default();
+    let settings = &config.nnue;
+    let device = Device::flex().autodiff();
+    while state.generation < options.generations && !options.stop.load(Ordering::SeqCst) {
+        let generation = state.generation + 1;
+        let started = Instant::now();
+        let current = match &state.current {
+            Some(name) => Some(Arc::new(Nnue::load(&files.net(name))?)),
+            None => None,
+        };
+
+        // Games by the current player.
+        let games = GameSettings {
+            limits: Limits::depth(settings.depth),
+            random_plies: settings.random_plies,
+            max_plies: settings.max_plies,
+            rules: Rules::default(),
+        };
+        let seed = config.seed.wrapping_mul(1_000_003).wrapping_add((generation * settings.games_per_generation) as u64);
+        let games_bar = bar(options.progress, settings.games_per_generation as u64, "games");
+        let new = match &current {
+            Some(net) => generate(&NnueEvaluation::new(net.clone()), &games, settings.games_per_generation, seed, &games_bar),
+            None => generate(&PieceSquares, &games, settings.games_per_generation, seed, &games_bar),
+        };
+        games_bar.finish_and_clear();
+        positions::append(&files.positions(), &new)?;
+        if options.stop.load(Ordering::SeqCst) {
+            break;
+        }
+
+        // Training on the newest positions, from the current net.
+        let mut window = positions::read(&files.positions())?;
+        if window.len() > settings.window {
+            window.drain(..window.len() - settings.window);
+        }
+        let start = current.as_ref().map_or_else(|| FloatNet::random(config.seed), |net| net.dequantize());
+        let train_settings = TrainSettings {
+            batch_size: settings.batch_size,
+            epochs: settings.epochs,
+            learning_rate: settings.learning_rate,
+            score_weight: settings.score_weight,
+            seed: config.seed.wrapping_add(generation as u64),
+        };
+        let epochs_bar = bar(options.progress, settings.epochs as u64, "epochs");
+        let mut last = None;
+        let trained = train(&start, &window, &train_settings, &device, &mut |report: EpochReport| {
+            epochs_bar.inc(1);
+            epochs_bar.set_message(format!("loss {:.5}, held out {:.5}", report.loss, report.held_out_loss));
+            last = Some(report);
+        });
+        epochs_bar.finish_and_clear();
+        let last = last.expect("at least one epoch");
+        let name = format!("gen{generation:04}.nnue");
+        let provenance = format!(
+            "xiangqi-zero NNUE run `{}`, generation {generation}: trained on {} positions of its own games \
+             (depth-{} searches, scores blended {}:{} with results), from {}",
+            config.name,
+            window.len(),
+            settings.depth,
+            settings.score_weight,
+            1.0 - settings.score_weight,
+            state.current.as_deref().unwrap_or("random weights"),
+        );
+        Nnue::quantize(&trained, &provenance).save(&files.net(&name))?;
+
+        // The gate: the new net against the current player, at equal depth.
+        let spec = |net: Option<&str>| -> PlayerSpec {
+            let text = match net {
+                Some(name) => format!("nnue(depth={}):{}", settings.gate_depth, files.net(name).display()),
+                None => format!("alphabeta:depth={}", settings.gate_depth),
+            };
+            text.parse().expect("a valid spec")
+        };
+        let score = gate(&spec(Some(&name)), &spec(state.current.as_deref()), settings.gate_games, config.seed, options.progress)?;
+        let accepted = score.points() > score.games() as f64 / 2.0;
+        let metrics = Metrics {
+            generation,
+            games: settings.games_per_generation,
+            new_positions: new.len(),
+            window: window.len(),
+            loss: last.loss,
+            held_out_loss: last.held_out_loss,
+            gate: [score.wins, score.draws, score.losses],
+            accepted,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        println!(
+            "gen{generation:04}: {} games, {} positions (window {}) | loss {:.5}, held out {:.5} | against {}: {}-{}-{} {} | {:.0} s",
+            metrics.games,
+            metrics.new_positions,
+            metrics.window,
+            metrics.loss,
+            metrics.held_out_loss,
+            state.current.as_deref().unwrap_or("the tables"),
+            score.wins,
+            score.draws,
+            score.losses,
+            if accepted { "accepted" } else { "kept the current" },
+            metrics.seconds
+        );
+        let line = serde_json::to_string(&metrics).map_err(|e| e.to_string())? + "\n";
+        append(&files.root.join("metrics.jsonl"), &line)?;
+        state.generation = generation;
+        if accepted {
+            state.current = Some(name);
+        }
+        let text = serde_json::to_string_pretty(&state).map_err(|e| e.to_string())?;
+        write_atomically(&files.state(), &text).map_err(|e| io(&files.state(), e))?;
+    }
+    Ok(state.generation)
+}
+
+/// Plays the generation's games with `evaluation`, ticking `bar`.
+fn generate<E: Evaluation + Sync>(
+    evaluation: &E,
+    settings: &GameSettings,
+    games: usize,
+    seed: u64,
+    bar: &ProgressBar,
+) -> Vec<LabelledPosition> {
+    play_games(evaluation, settings, games, seed, &|| bar.inc(1))
+}
+
+/// The gating match of `new` against `current`: paired openings, both sides at their depth.
+fn gate(new: &PlayerSpec, current: &PlayerSpec, games: u32, seed: u64, progress: bool) -> Result<Score, String> {
+    let openings: Vec<OwnedOpening> = builtin_openings().iter().map(OwnedOpening::from).collect();
+    let starts = xiangqi_starts(&openings, Rules::default())?;
+    let config = MatchConfig {
+        games,
+        concurrency: rayon::current_num_threads(),
+        movetime: None,
+        sprt: None,
+        out: None,
+        max_plies: 400,
+        seed,
+        progress,
+        notation: Notation::Iccs,
+    };
+    Ok(run_match::<Xiangqi>(new, current, &starts, &config)?.score)
+}
+
+/// Appends `line` to the file at `path`.
+fn append(path: &Path, line: &str) -> Result<(), String> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(line.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

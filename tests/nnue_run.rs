@@ -1,0 +1,86 @@
+//! The NNUE's training loop: games by the current player give labelled positions that
+//! read back as written; a tiny run (`train --config` with an `[nnue]` table) writes its
+//! net, state and metrics, refuses to start over a run, resumes to more generations,
+//! and its net plays as `nnue:FILE`.
+
+use std::process::Command;
+
+use xiangqi_zero::game::xiangqi::Rules;
+use xiangqi_zero::nnue::positions::{self, LabelledPosition};
+use xiangqi_zero::nnue::selfplay::{play_game, GameSettings};
+use xiangqi_zero::search::evaluation::PieceSquares;
+use xiangqi_zero::search::Limits;
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
+}
+
+#[test]
+fn games_give_quiet_labelled_positions_that_read_back() {
+    let settings = GameSettings { limits: Limits::depth(2), random_plies: 6, max_plies: 200, rules: Rules::default() };
+    let positions: Vec<LabelledPosition> = (0..3).flat_map(|seed| play_game(&PieceSquares, &settings, seed)).collect();
+    assert!(positions.len() > 50, "{} positions", positions.len());
+    for position in &positions {
+        assert!(!position.board.in_check(position.board.side_to_move()));
+        assert!((-1..=1).contains(&position.result));
+        assert!(position.score.abs() <= 3000);
+    }
+    let dir = std::env::temp_dir().join(format!("xz-nnue-positions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("positions.bin");
+    positions::append(&path, &positions[..10]).unwrap();
+    positions::append(&path, &positions[10..]).unwrap();
+    assert_eq!(positions::read(&path).unwrap(), positions);
+    std::fs::write(&path, [0u8; 47]).unwrap();
+    assert!(positions::read(&path).unwrap_err().contains("whole number"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_tiny_run_trains_gates_resumes_and_plays() {
+    let dir = std::env::temp_dir().join(format!("xz-nnue-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("tiny.toml");
+    std::fs::write(
+        &config,
+        "name = \"tiny\"\n[nnue]\ngenerations = 1\ngames_per_generation = 4\ndepth = 2\nepochs = 1\n\
+         gate_games = 2\ngate_depth = 1\n",
+    )
+    .unwrap();
+    let run = dir.join("run");
+    let train = |extra: &[&str]| {
+        let output = binary()
+            .args(["train", "--config", config.to_str().unwrap(), "--run", run.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap();
+        (output.status.success(), String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr))
+    };
+    let (ok, text) = train(&[]);
+    assert!(ok, "{text}");
+    assert!(text.contains("gen0001"), "{text}");
+    assert!(run.join("nets/gen0001.nnue").exists());
+    let (ok, text) = train(&[]);
+    assert!(!ok && text.contains("--resume"), "{text}");
+    let (ok, text) = train(&["--resume", "--generations", "2"]);
+    assert!(ok && text.contains("gen0002") && !text.contains("gen0001"), "{text}");
+    let state = std::fs::read_to_string(run.join("state.json")).unwrap();
+    assert!(state.contains("\"generation\": 2"), "{state}");
+    assert_eq!(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().count(), 2);
+
+    // The net plays a move through `uci`.
+    let net = run.join("nets/gen0002.nnue");
+    let mut child = binary()
+        .args(["uci", "--player", &format!("nnue(depth=3):{}", net.display())])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"uci\nisready\nposition startpos\ngo depth 3\nquit\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.lines().any(|line| line.starts_with("bestmove ")), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
