@@ -10,7 +10,7 @@ use super::bench_mcts::mcts;
 use super::bench_movegen::{banqi_movegen, movegen};
 use super::bench_nn;
 use super::bench_peer::Protocol;
-use super::bench_search::search;
+use super::bench_search::{nnue_search, search};
 use super::bench_selfplay::{selfplay, SelfplaySetup};
 use super::bench_train::train;
 use super::bench_web::web;
@@ -67,6 +67,10 @@ enum What {
         /// Seconds the engine may take to answer any one command.
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
         engine_timeout: u64,
+        /// An NNUE file: the alpha-beta with it and with the hand-written tables, by turns,
+        /// over the built-in openings' positions to the same depth: both nodes/s and the ratio.
+        #[arg(long, value_name = "FILE")]
+        nnue: Option<PathBuf>,
     },
     /// A net on Xiangqi input (the 6×64 reference unless told): forward positions/s at
     /// batch 1, 16, 64 and 256 for burn's flex backend and for our CPU forward pass (in
@@ -185,7 +189,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bail!("--vs-engine compares Xiangqi perft only")
         }
         What::Movegen { game: GameKind::Banqi, depth, runs, .. } => banqi_movegen(depth.unwrap_or(4), runs),
-        What::Search { depth, runs, vs_engine, protocol, engine_timeout } => {
+        What::Search { depth, runs, nnue: Some(file), .. } => nnue_search(&file, depth, runs)?,
+        What::Search { depth, runs, vs_engine, protocol, engine_timeout, nnue: None } => {
             let engine = vs_engine.map(|path| (path, protocol, Duration::from_secs(engine_timeout)));
             search(depth, runs, engine)?
         }

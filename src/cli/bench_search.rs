@@ -8,6 +8,9 @@ use super::bench_peer::{Engine, Protocol};
 use super::bench_stats::versus;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
+use xiangqi_zero::matches::builtin_openings;
+use xiangqi_zero::nnue::{Nnue, NnueEvaluation};
+use xiangqi_zero::search::evaluation::Evaluation;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::Limits;
 
@@ -59,6 +62,56 @@ pub(super) fn search(depth: u32, runs: u32, engine: Option<(PathBuf, Protocol, D
     let report = searcher.search(&game, &Limits::movetime(Duration::from_secs(1)), &mut |r| reached = r.depth);
     println!("search alphabeta startpos in 1 s: depth {reached} ({} nodes)", report.nodes);
     Ok(())
+}
+
+/// Nodes/s of the alpha-beta with the NNUE in `file` and with the hand-written tables,
+/// each searching every built-in opening's position to `depth` in turn, run after run
+/// (medians of `runs`); and the NNUE's share of the tables' speed.
+pub(super) fn nnue_search(file: &std::path::Path, depth: u32, runs: u32) -> anyhow::Result<()> {
+    let net = std::sync::Arc::new(Nnue::load(file).map_err(|e| anyhow::anyhow!(e))?);
+    let positions: Vec<Xiangqi> = builtin_openings()
+        .iter()
+        .map(|opening| {
+            let mut game = Xiangqi::start();
+            for text in opening.moves {
+                let mv = game.parse_move(text).expect("the built-in openings are legal");
+                game.play(mv);
+            }
+            game
+        })
+        .collect();
+    let (mut tables, mut nnue) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        tables.push(time_positions(AlphaBeta::new(16), &positions, depth));
+        nnue.push(time_positions(AlphaBeta::with_evaluation(NnueEvaluation::new(net.clone()), 16), &positions, depth));
+    }
+    let median = |mut rates: Vec<(u64, Duration)>| {
+        rates.sort_by(|a, b| (a.0 as f64 / a.1.as_secs_f64()).total_cmp(&(b.0 as f64 / b.1.as_secs_f64())));
+        let (nodes, elapsed) = rates[rates.len() / 2];
+        (nodes, elapsed, nodes as f64 / elapsed.as_secs_f64())
+    };
+    let ((t_nodes, t_time, t_rate), (n_nodes, n_time, n_rate)) = (median(tables), median(nnue));
+    println!(
+        "search alphabeta depth {depth}, {} opening positions: hand-written tables {:.2}M nodes/s ({t_nodes} nodes in {} ms), \
+         NNUE {:.2}M nodes/s ({n_nodes} nodes in {} ms): {:.0}% of the tables' speed (medians of {runs}, by turns)",
+        positions.len(),
+        t_rate / 1e6,
+        t_time.as_millis(),
+        n_rate / 1e6,
+        n_time.as_millis(),
+        100.0 * n_rate / t_rate
+    );
+    Ok(())
+}
+
+/// Nodes and time of `searcher` searching each of `positions` to `depth` (its table
+/// cleared before each).
+fn time_positions<E: Evaluation>(mut searcher: AlphaBeta<E>, positions: &[Xiangqi], depth: u32) -> (u64, Duration) {
+    positions.iter().fold((0, Duration::ZERO), |(nodes, elapsed), game| {
+        searcher.clear();
+        let report = searcher.search(game, &Limits::depth(depth), &mut |_| {});
+        (nodes + report.nodes, elapsed + report.elapsed)
+    })
 }
 
 /// The median run of a search bench, given each run's node count (if it printed one) and

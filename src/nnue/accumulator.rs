@@ -51,6 +51,7 @@ impl Accumulator {
     }
 
     /// Sums `side`'s view of `board` from scratch.
+    #[inline(always)]
     fn refresh(&mut self, net: &Nnue, board: &Board, side: Color) {
         let sums = &mut self.sums[side.index()];
         *sums = *net.feature_bias();
@@ -62,8 +63,41 @@ impl Accumulator {
         self.psqt[side.index()] = psqt;
     }
 
-    /// The accumulator after `mv` is played on `board`, giving `child`.
+    /// The accumulator after `mv` is played on `board`, giving `child`: with AVX-512 or
+    /// AVX2 where the CPU has them (the same sums, in wider registers).
+    #[inline]
     pub fn after(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                // SAFETY: the CPU has the features the function is compiled for.
+                return unsafe { self.after_avx512(net, board, mv, child) };
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: as above.
+                return unsafe { self.after_avx2(net, board, mv, child) };
+            }
+        }
+        self.after_plain(net, board, mv, child)
+    }
+
+    /// [`Self::after`] compiled for AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn after_avx512(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
+        self.after_plain(net, board, mv, child)
+    }
+
+    /// [`Self::after`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn after_avx2(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
+        self.after_plain(net, board, mv, child)
+    }
+
+    /// [`Self::after`] for any CPU (inlined into the wider versions).
+    #[inline(always)]
+    fn after_plain(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
         let piece = board.piece_at(mv.from).expect("a move moves a piece");
         let captured = board.piece_at(mv.to);
         let mut next = *self;
@@ -91,7 +125,7 @@ impl Accumulator {
 }
 
 /// `sums += row`.
-#[inline]
+#[inline(always)]
 fn add(sums: &mut [i16; L1], row: &[i16; L1]) {
     for (s, r) in sums.iter_mut().zip(row) {
         *s = s.wrapping_add(*r);
@@ -99,7 +133,7 @@ fn add(sums: &mut [i16; L1], row: &[i16; L1]) {
 }
 
 /// `sums += to − from`: a piece moved.
-#[inline]
+#[inline(always)]
 fn move_piece(sums: &mut [i16; L1], from: &[i16; L1], to: &[i16; L1]) {
     for i in 0..L1 {
         sums[i] = sums[i].wrapping_add(to[i].wrapping_sub(from[i]));
@@ -107,7 +141,7 @@ fn move_piece(sums: &mut [i16; L1], from: &[i16; L1], to: &[i16; L1]) {
 }
 
 /// `sums += to − from − victim`: a piece moved and took another.
-#[inline]
+#[inline(always)]
 fn move_and_remove(sums: &mut [i16; L1], from: &[i16; L1], to: &[i16; L1], victim: &[i16; L1]) {
     for i in 0..L1 {
         sums[i] = sums[i].wrapping_add(to[i].wrapping_sub(from[i]).wrapping_sub(victim[i]));

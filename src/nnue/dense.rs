@@ -81,22 +81,34 @@ mod x86 {
     /// The four inputs of `group` as one little-endian u32.
     #[inline(always)]
     fn group_of(input: &[u8], group: usize) -> i32 {
-        i32::from_le_bytes([input[4 * group], input[4 * group + 1], input[4 * group + 2], input[4 * group + 3]])
+        i32::from_le_bytes(input[4 * group..4 * group + 4].try_into().expect("four bytes"))
     }
 
+    /// The groups of four inputs that are not all zero are found sixteen at a time (a
+    /// mask of the non-zero lanes), and only those are multiplied.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn apply_vnni(packed: &[i8], input: &[u8], bias: &[i32; OUTPUTS]) -> [i32; OUTPUTS] {
         let mut low = _mm512_loadu_si512(bias.as_ptr().cast());
         let mut high = _mm512_loadu_si512(bias.as_ptr().add(16).cast());
-        for group in 0..input.len() / 4 {
-            let x = group_of(input, group);
-            if x == 0 {
-                continue;
-            }
-            let x = _mm512_set1_epi32(x);
+        let mut multiply = |group: usize| {
+            let x = _mm512_set1_epi32(group_of(input, group));
             let w = packed.as_ptr().add(group * OUTPUTS * 4);
             low = _mm512_dpbusd_epi32(low, x, _mm512_loadu_si512(w.cast()));
             high = _mm512_dpbusd_epi32(high, x, _mm512_loadu_si512(w.add(64).cast()));
+        };
+        let whole = input.len() / 64;
+        for chunk in 0..whole {
+            let lanes = _mm512_loadu_si512(input.as_ptr().add(64 * chunk).cast());
+            let mut nonzero = _mm512_test_epi32_mask(lanes, lanes);
+            while nonzero != 0 {
+                multiply(16 * chunk + nonzero.trailing_zeros() as usize);
+                nonzero &= nonzero - 1;
+            }
+        }
+        for group in 16 * whole..input.len() / 4 {
+            if group_of(input, group) != 0 {
+                multiply(group);
+            }
         }
         let mut out = [0i32; OUTPUTS];
         _mm512_storeu_si512(out.as_mut_ptr().cast(), low);

@@ -100,10 +100,27 @@ impl Nnue {
     /// the logit of the side to move's expected score.
     pub fn output(&self, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> f32 {
         let mut input = [0u8; 2 * L1];
-        let (first, second) = input.split_at_mut(L1);
-        clip(ours, first);
-        clip(theirs, second);
-        let hidden1 = shift_clip(self.hidden1.apply(&input, &self.hidden1_bias));
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                // SAFETY: the CPU has the features the function is compiled for.
+                unsafe { clip_both_avx512(ours, theirs, &mut input) };
+                return self.output_of(&input, psqt);
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: as above.
+                unsafe { clip_both_avx2(ours, theirs, &mut input) };
+                return self.output_of(&input, psqt);
+            }
+        }
+        clip_both(ours, theirs, &mut input);
+        self.output_of(&input, psqt)
+    }
+
+    /// The output from the clipped sums of both views (`input`) and the direct term.
+    #[inline]
+    fn output_of(&self, input: &[u8; 2 * L1], psqt: i32) -> f32 {
+        let hidden1 = shift_clip(self.hidden1.apply(input, &self.hidden1_bias));
         let hidden2 = shift_clip(self.hidden2.apply(&hidden1, &self.hidden2_bias));
         let sum: f32 = hidden2.iter().zip(&self.output_weights).map(|(&x, &w)| x as f32 * w).sum();
         sum / FEATURE_SCALE + self.output_bias + psqt as f32 / (2.0 * FEATURE_SCALE * WEIGHT_SCALE)
@@ -116,8 +133,30 @@ impl Nnue {
     }
 }
 
+/// The first layer's clipped ReLU of both views into the int8 layers' input.
+#[inline(always)]
+fn clip_both(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
+    let (first, second) = input.split_at_mut(L1);
+    clip(ours, first);
+    clip(theirs, second);
+}
+
+/// [`clip_both`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn clip_both_avx512(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
+    clip_both(ours, theirs, input)
+}
+
+/// [`clip_both`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn clip_both_avx2(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
+    clip_both(ours, theirs, input)
+}
+
 /// The first layer's clipped ReLU: each sum clamped to 0–127.
-#[inline]
+#[inline(always)]
 fn clip(sums: &[i16; L1], out: &mut [u8]) {
     for (o, &s) in out.iter_mut().zip(sums) {
         *o = s.clamp(0, 127) as u8;

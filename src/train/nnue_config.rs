@@ -104,7 +104,7 @@ impl NnueConfig {
         if !(0.0..=1.0).contains(&n.score_weight) {
             return Err("nnue.score_weight must be 0 to 1".into());
         }
-        if !(n.learning_rate > 0.0) {
+        if n.learning_rate.is_nan() || n.learning_rate <= 0.0 {
             return Err("nnue.learning_rate must be above 0".into());
         }
         Ok(())
