@@ -1,7 +1,7 @@
 //! The NNUE's training loop: games by the current player give labelled positions that
 //! read back as written; a tiny run (`train --config` with an `[nnue]` table) writes its
 //! net, state and metrics, refuses to start over a run, resumes to more generations,
-//! and its net plays as `nnue:FILE`.
+//! and its net plays as `nnue:FILE` and tells `export --info` where it comes from.
 
 use std::process::Command;
 
@@ -82,5 +82,11 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
     let output = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.lines().any(|line| line.starts_with("bestmove ")), "{text}");
+
+    // `export --info` says what it is and where it comes from.
+    let output = binary().args(["export", "--info", net.to_str().unwrap()]).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success() && text.contains("format: xiangqi-zero-nnue"), "{text}");
+    assert!(text.contains("generation 2") && text.contains("positions of its own games"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,6 +8,8 @@
 //! With `--format onnx` it writes an ONNX model instead, and checks its outputs in ONNX
 //! Runtime against ours where python3 has onnxruntime.
 
+use xiangqi_zero::nnue::file::is_nnue_file;
+use xiangqi_zero::nnue::Nnue;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -77,6 +79,10 @@ fn parse_play(text: &str) -> Result<PlaySettings, String> {
 /// Runs `export`: prints what the written file (or the `--info` file) records.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let info = match (args.info, args.checkpoint, args.out) {
+        (Some(file), ..) if is_nnue_file(&file) => {
+            print!("{}", Nnue::load(&file).map_err(|e| anyhow::anyhow!(e))?.describe());
+            return Ok(());
+        }
         (Some(file), ..) => NetInfo::read(&file)?,
         (None, Some(checkpoint), Some(out)) => {
             let format = match args.format {

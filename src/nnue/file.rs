@@ -30,7 +30,28 @@ fn view(dtype: Dtype, shape: Vec<usize>, data: &[u8]) -> TensorView<'_> {
     TensorView::new(dtype, shape, data).expect("the sizes match")
 }
 
+/// Whether the file at `path` is an NNUE's (its metadata says so); `false` for any other
+/// file and for one that cannot be read.
+pub fn is_nnue_file(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| {
+        SafeTensors::read_metadata(&bytes).is_ok_and(|(_, header)| {
+            header.metadata().as_ref().and_then(|m| m.get("format")).is_some_and(|format| format == FORMAT)
+        })
+    })
+}
+
 impl Nnue {
+    /// What its file records, a line each: the format, features, layers, quantization and
+    /// provenance (as `export --info` prints it).
+    pub fn describe(&self) -> String {
+        let metadata = SafeTensors::read_metadata(&self.to_bytes()).expect("our own bytes").1;
+        let fields = metadata.metadata().clone().unwrap_or_default();
+        ["format", "version", "features", "layers", "quantization", "provenance"]
+            .iter()
+            .map(|key| format!("{key}: {}\n", fields.get(*key).map_or("", String::as_str)))
+            .collect()
+    }
+
     /// The net as the bytes of its file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let feature_weights: Vec<u8> = self.feature_weights.iter().flatten().flat_map(|w| w.to_le_bytes()).collect();
