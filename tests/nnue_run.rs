@@ -90,3 +90,31 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
     assert!(text.contains("generation 2") && text.contains("positions of its own games"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bad_nnue_configs_and_missing_nets_are_refused_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("xz-nnue-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("bad.toml");
+    for (text, expected) in [
+        ("name = \"bad\"\n[nnue]\ngames = 4\n", "unknown field `games`"),
+        ("name = \"bad\"\n[nnue]\nscore_weight = 2.0\n", "score_weight must be 0 to 1"),
+        ("name = \"bad\"\n[nnue]\nepochs = 0\n", "epochs must be at least 1"),
+    ] {
+        std::fs::write(&config, text).unwrap();
+        let output = binary()
+            .args(["train", "--config", config.to_str().unwrap(), "--run", dir.join("run").to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(expected), "{text}: {stderr}");
+    }
+    for (spec, expected) in [("nnue:/nonexistent.nnue", "/nonexistent.nnue"), ("nnue(depth=x)", "needs a number")] {
+        let output = binary().args(["eval", "--a", spec, "--b", "random", "--games", "2"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{spec}: {stderr}");
+        assert!(stderr.contains(expected), "{spec}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -177,10 +177,7 @@ fn nnue_config(args: &Args) -> anyhow::Result<Option<NnueConfig>> {
         (None, Some(run)) if args.resume => run.join("config.toml"),
         _ => return Ok(None),
     };
-    match std::fs::read_to_string(&path) {
-        Ok(text) if NnueConfig::is_nnue(&text) => Ok(Some(NnueConfig::load(&path).map_err(|e| anyhow!(e))?)),
-        _ => Ok(None),
-    }
+    NnueConfig::load_if_nnue(&path).map_err(|e| anyhow!(e))
 }
 
 /// Runs `train` for an NNUE config.

@@ -73,17 +73,17 @@ impl Default for NnueSettings {
 }
 
 impl NnueConfig {
-    /// Whether the TOML `text` is an NNUE run's config (it has an `[nnue]` table).
-    pub fn is_nnue(text: &str) -> bool {
-        text.parse::<toml::Table>().is_ok_and(|table| table.contains_key("nnue"))
-    }
-
-    /// Reads the config at `path`; an error names the file and the bad key.
-    pub fn load(path: &Path) -> Result<NnueConfig, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// The NNUE config at `path` if the file is one (it has an `[nnue]` table); `None` for
+    /// any other file, one that cannot be read included (the policy-value config's loader
+    /// then says why). An error names the file and the bad key.
+    pub fn load_if_nnue(path: &Path) -> Result<Option<NnueConfig>, String> {
+        let Ok(text) = crate::text_file::read_text(path) else { return Ok(None) };
+        if !text.parse::<toml::Table>().is_ok_and(|table| table.contains_key("nnue")) {
+            return Ok(None);
+        }
         let config: NnueConfig = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         config.check().map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(config)
+        Ok(Some(config))
     }
 
     /// Whether the values make sense.
