@@ -18,6 +18,7 @@ use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::{Encoding, Net, NetConfig};
 use xiangqi_zero::selfplay::{read_shard, SampleShape};
 use xiangqi_zero::train::config::Config;
+use xiangqi_zero::train::nnue_config::NnueConfig;
 use xiangqi_zero::train::{read_metrics, trained_nets, RunDir};
 
 /// A fresh directory for one test, holding `config.toml` with `config`.
@@ -266,8 +267,14 @@ fn every_shipped_config_is_valid() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-        let config = Config::load(&entry.path()).unwrap_or_else(|e| panic!("{e}"));
         let file = entry.file_name().to_string_lossy().into_owned();
+        // An NNUE run's config (an `[nnue]` table) is read by its own loader.
+        if let Some(nnue) = NnueConfig::load_if_nnue(&entry.path()).unwrap_or_else(|e| panic!("{e}")) {
+            assert_eq!(format!("{}.toml", nnue.name), file);
+            names.push(file);
+            continue;
+        }
+        let config = Config::load(&entry.path()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(format!("{}.toml", config.name), file);
         assert!(file.starts_with(config.game.as_str()), "{file}");
         names.push(file);
@@ -275,7 +282,14 @@ fn every_shipped_config_is_valid() {
     names.sort();
     assert_eq!(
         names,
-        ["banqi-small.toml", "banqi-tiny.toml", "xiangqi-gpu.toml", "xiangqi-small.toml", "xiangqi-tiny.toml"]
+        [
+            "banqi-small.toml",
+            "banqi-tiny.toml",
+            "xiangqi-gpu.toml",
+            "xiangqi-nnue.toml",
+            "xiangqi-small.toml",
+            "xiangqi-tiny.toml"
+        ]
     );
 }
 
