@@ -71,7 +71,15 @@ fn the_accumulator_kept_move_by_move_is_the_one_summed_afresh() {
             let mut child = board;
             child.play(mv);
             let kept = accumulator.after(&net, &board, mv, &child);
-            assert_eq!(kept, Accumulator::new(&net, &child), "after {mv} from {}", xiangqi_zero::game::xiangqi::fen::write(&board, xiangqi_zero::game::xiangqi::fen::Counters { since_capture: 0, move_number: 1 }));
+            assert_eq!(
+                kept,
+                Accumulator::new(&net, &child),
+                "after {mv} from {}",
+                xiangqi_zero::game::xiangqi::fen::write(
+                    &board,
+                    xiangqi_zero::game::xiangqi::fen::Counters { since_capture: 0, move_number: 1 }
+                )
+            );
             line.push((child, kept));
             moves += 1;
         }

@@ -55,7 +55,10 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
             .args(extra)
             .output()
             .unwrap();
-        (output.status.success(), String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr))
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr),
+        )
     };
     let (ok, text) = train(&[]);
     assert!(ok, "{text}");

@@ -8,10 +8,10 @@
 //! With `--format onnx` it writes an ONNX model instead, and checks its outputs in ONNX
 //! Runtime against ours where python3 has onnxruntime.
 
-use xiangqi_zero::nnue::file::is_nnue_file;
-use xiangqi_zero::nnue::Nnue;
 use std::path::PathBuf;
 use std::process::Command;
+use xiangqi_zero::nnue::file::is_nnue_file;
+use xiangqi_zero::nnue::Nnue;
 
 use anyhow::bail;
 use clap::{Args as ClapArgs, ValueEnum};

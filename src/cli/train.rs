@@ -16,8 +16,8 @@ use xiangqi_zero::players::net_spec_name;
 use xiangqi_zero::train::config::{Config, GameName};
 use xiangqi_zero::train::nnue_config::NnueConfig;
 use xiangqi_zero::train::{
-    contribute, default_snapshot, has_snapshot, read_nnue_state, restore_snapshot, run, run_nnue, NnueRunOptions, RunDir,
-    RunEnd, RunOptions, Start, CHECKPOINTS,
+    contribute, default_snapshot, has_snapshot, read_nnue_state, restore_snapshot, run, run_nnue, NnueRunOptions,
+    RunDir, RunEnd, RunOptions, Start, CHECKPOINTS,
 };
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
@@ -183,7 +183,9 @@ fn nnue_config(args: &Args) -> anyhow::Result<Option<NnueConfig>> {
 /// Runs `train` for an NNUE config.
 fn run_nnue_train(args: &Args, config: &NnueConfig) -> anyhow::Result<()> {
     if args.from.is_some() || args.games_from.is_some() || args.snapshot.is_some() {
-        bail!("--from, --games-from and --snapshot are for policy-value runs; an NNUE run resumes from its own directory");
+        bail!(
+            "--from, --games-from and --snapshot are for policy-value runs; an NNUE run resumes from its own directory"
+        );
     }
     let dir = args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name));
     let state = read_nnue_state(&dir).map_err(|e| anyhow!(e))?;

@@ -22,7 +22,9 @@ const VERSION: &str = "1";
 
 /// The features' description, as the metadata records it.
 fn features_text() -> String {
-    format!("half-ka: {KING_BUCKETS} general buckets, mirrored left-right, 14 pieces × 90 squares ({FEATURES} per side)")
+    format!(
+        "half-ka: {KING_BUCKETS} general buckets, mirrored left-right, 14 pieces × 90 squares ({FEATURES} per side)"
+    )
 }
 
 /// A tensor of `data`, whose size matches `shape`.
@@ -77,7 +79,10 @@ impl Nnue {
             ("format".to_string(), FORMAT.to_string()),
             ("version".to_string(), VERSION.to_string()),
             ("features".to_string(), features_text()),
-            ("layers".to_string(), format!("{FEATURES}→{L1} per side, 2×{L1}→{L2}→{L3}→1, plus {FEATURES}→1 per side (PSQT)")),
+            (
+                "layers".to_string(),
+                format!("{FEATURES}→{L1} per side, 2×{L1}→{L2}→{L3}→1, plus {FEATURES}→1 per side (PSQT)"),
+            ),
             (
                 "quantization".to_string(),
                 format!(
@@ -112,7 +117,9 @@ impl Nnue {
             Ok(view.data())
         };
         let i16s = |data: &[u8]| data.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect::<Vec<_>>();
-        let i32s = |data: &[u8]| data.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect::<Vec<_>>();
+        let i32s = |data: &[u8]| {
+            data.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect::<Vec<_>>()
+        };
         let i8s = |data: &[u8]| data.iter().map(|&b| b as i8).collect::<Vec<_>>();
         let feature_weights = i16s(tensor("feature.weight", Dtype::I16, &[FEATURES, L1])?);
         let feature_bias = i16s(tensor("feature.bias", Dtype::I16, &[L1])?);
@@ -147,6 +154,7 @@ impl Nnue {
 
     /// Writes the net to `path`, whole (through a temporary file and a rename).
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        crate::atomic_write::write_atomically_with(path, |file| std::io::Write::write_all(file, &self.to_bytes())).map_err(|e| format!("{}: {e}", path.display()))
+        crate::atomic_write::write_atomically_with(path, |file| std::io::Write::write_all(file, &self.to_bytes()))
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 }

@@ -112,7 +112,8 @@ fn tables() -> Vec<f32> {
         for relative in 0..14 {
             let piece = Piece::from_index(relative).expect("14 pieces");
             for sq in Square::all() {
-                weights[feature_index(bucket, relative, sq)] = piece_square_value(piece, sq) as f32 / CENTIPAWNS_PER_UNIT;
+                weights[feature_index(bucket, relative, sq)] =
+                    piece_square_value(piece, sq) as f32 / CENTIPAWNS_PER_UNIT;
             }
         }
     }

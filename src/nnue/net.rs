@@ -47,7 +47,10 @@ impl Nnue {
                 .map(|row| std::array::from_fn(|i| to_i16(row[i])))
                 .collect(),
             feature_bias: std::array::from_fn(|i| to_i16(float.feature_bias[i])),
-            hidden1: DenseWeights::from_rows(&float.hidden1_weights.iter().map(|&w| to_i8(w)).collect::<Vec<_>>(), 2 * L1),
+            hidden1: DenseWeights::from_rows(
+                &float.hidden1_weights.iter().map(|&w| to_i8(w)).collect::<Vec<_>>(),
+                2 * L1,
+            ),
             hidden1_bias: std::array::from_fn(|i| bias(float.hidden1_bias[i])),
             hidden2: DenseWeights::from_rows(&float.hidden2_weights.iter().map(|&w| to_i8(w)).collect::<Vec<_>>(), L2),
             hidden2_bias: std::array::from_fn(|i| bias(float.hidden2_bias[i])),

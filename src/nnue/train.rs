@@ -13,8 +13,8 @@ use rand::SeedableRng;
 
 use super::float_net::FloatNet;
 use super::model::{Inputs, NnueModel};
-use super::shape::CENTIPAWNS_PER_UNIT;
 use super::positions::LabelledPosition;
+use super::shape::CENTIPAWNS_PER_UNIT;
 
 /// How the NNUE is trained.
 #[derive(Clone, Debug)]

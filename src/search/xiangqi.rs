@@ -341,7 +341,15 @@ impl<E: Evaluation> AlphaBeta<E> {
     }
 
     /// Quiescence: captures only (after standing pat), or every move when in check.
-    fn quiesce(&mut self, board: &Board, state: &E::State, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
+    fn quiesce(
+        &mut self,
+        board: &Board,
+        state: &E::State,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> i32 {
         self.progress.pv.clear(ply);
         if !self.progress.clock.visit() {
             return 0;

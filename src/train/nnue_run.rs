@@ -120,10 +120,13 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             max_plies: settings.max_plies,
             rules: Rules::default(),
         };
-        let seed = config.seed.wrapping_mul(1_000_003).wrapping_add((generation * settings.games_per_generation) as u64);
+        let seed =
+            config.seed.wrapping_mul(1_000_003).wrapping_add((generation * settings.games_per_generation) as u64);
         let games_bar = bar(options.progress, settings.games_per_generation as u64, "games");
         let new = match &current {
-            Some(net) => generate(&NnueEvaluation::new(net.clone()), &games, settings.games_per_generation, seed, &games_bar),
+            Some(net) => {
+                generate(&NnueEvaluation::new(net.clone()), &games, settings.games_per_generation, seed, &games_bar)
+            }
             None => generate(&PieceSquares, &games, settings.games_per_generation, seed, &games_bar),
         };
         games_bar.finish_and_clear();
@@ -175,7 +178,13 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             };
             text.parse().expect("a valid spec")
         };
-        let score = gate(&spec(Some(&name)), &spec(state.current.as_deref()), settings.gate_games, config.seed, options.progress)?;
+        let score = gate(
+            &spec(Some(&name)),
+            &spec(state.current.as_deref()),
+            settings.gate_games,
+            config.seed,
+            options.progress,
+        )?;
         let accepted = score.points() > score.games() as f64 / 2.0;
         let metrics = Metrics {
             generation,
