@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use super::bench_peer::{Engine, Protocol};
 use super::bench_stats::versus;
+use xiangqi_zero::game::xiangqi::Rules;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
-use xiangqi_zero::matches::builtin_openings;
+use xiangqi_zero::matches::{builtin_openings, xiangqi_starts, OwnedOpening};
 use xiangqi_zero::nnue::{Nnue, NnueEvaluation};
 use xiangqi_zero::search::evaluation::Evaluation;
 use xiangqi_zero::search::xiangqi::AlphaBeta;
@@ -69,16 +70,11 @@ pub(super) fn search(depth: u32, runs: u32, engine: Option<(PathBuf, Protocol, D
 /// (medians of `runs`); and the NNUE's share of the tables' speed.
 pub(super) fn nnue_search(file: &std::path::Path, depth: u32, runs: u32) -> anyhow::Result<()> {
     let net = std::sync::Arc::new(Nnue::load(file).map_err(|e| anyhow::anyhow!(e))?);
-    let positions: Vec<Xiangqi> = builtin_openings()
-        .iter()
-        .map(|opening| {
-            let mut game = Xiangqi::start();
-            for text in opening.moves {
-                let mv = game.parse_move(text).expect("the built-in openings are legal");
-                game.play(mv);
-            }
-            game
-        })
+    let openings: Vec<OwnedOpening> = builtin_openings().iter().map(OwnedOpening::from).collect();
+    let positions: Vec<Xiangqi> = xiangqi_starts(&openings, Rules::default())
+        .map_err(|e| anyhow::anyhow!(e))?
+        .into_iter()
+        .map(|start| start.game)
         .collect();
     let (mut tables, mut nnue) = (Vec::new(), Vec::new());
     for _ in 0..runs {

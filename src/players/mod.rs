@@ -12,7 +12,7 @@ mod player;
 mod random;
 mod spec;
 
-pub use alphabeta::{AlphaBetaPlayer, Searcher};
+pub use alphabeta::{AlphaBetaPlayer, Searcher, DEFAULT_HASH_MB};
 pub use engine_process::{EngineProcess, WaitError};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
 pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};

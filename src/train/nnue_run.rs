@@ -27,7 +27,7 @@ use crate::nnue::positions::{self, LabelledPosition};
 use crate::nnue::selfplay::{play_games, GameSettings};
 use crate::nnue::train::{train, EpochReport, TrainSettings};
 use crate::nnue::{FloatNet, Nnue, NnueEvaluation};
-use crate::players::PlayerSpec;
+use crate::players::{PlayerSpec, DEFAULT_HASH_MB};
 use crate::search::evaluation::{Evaluation, PieceSquares};
 use crate::search::Limits;
 
@@ -171,12 +171,13 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
         Nnue::quantize(&trained, &provenance).save(&files.net(&name))?;
 
         // The gate: the new net against the current player, at equal depth.
+        // Built, not parsed: the run's path may hold any character.
         let spec = |net: Option<&str>| -> PlayerSpec {
-            let text = match net {
-                Some(name) => format!("nnue(depth={}):{}", settings.gate_depth, files.net(name).display()),
-                None => format!("alphabeta:depth={}", settings.gate_depth),
-            };
-            text.parse().expect("a valid spec")
+            let (limits, hash_mb) = (Limits::depth(settings.gate_depth), DEFAULT_HASH_MB);
+            match net {
+                Some(name) => PlayerSpec::Nnue { file: Some(files.net(name)), limits, hash_mb },
+                None => PlayerSpec::AlphaBeta { limits, hash_mb },
+            }
         };
         let score = gate(
             &spec(Some(&name)),
