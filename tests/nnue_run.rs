@@ -10,6 +10,7 @@ use xiangqi_zero::nnue::positions::{self, LabelledPosition};
 use xiangqi_zero::nnue::selfplay::{play_game, GameSettings};
 use xiangqi_zero::search::evaluation::PieceSquares;
 use xiangqi_zero::search::Limits;
+use xiangqi_zero::train::read_nnue_state;
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
@@ -71,6 +72,23 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
     let state = std::fs::read_to_string(run.join("state.json")).unwrap();
     assert!(state.contains("\"generation\": 2"), "{state}");
     assert_eq!(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().count(), 2);
+
+    // The run's snapshot beside it is all it needs: with the directory gone, `--resume`
+    // (no config) restores the generation and net, and goes on.
+    let snapshot = dir.join("run.snapshot");
+    assert!(std::fs::metadata(&snapshot).unwrap().len() < 8 << 20);
+    let current = read_nnue_state(&run).unwrap().unwrap().current;
+    std::fs::rename(&run, dir.join("lost")).unwrap();
+    let output =
+        binary().args(["train", "--resume", "--run", run.to_str().unwrap(), "--generations", "3"]).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && text.contains("restored generation 2"), "{text}");
+    assert!(text.contains("gen0003") && !text.contains("gen0002:"), "{text}");
+    let gated_against = current.as_deref().unwrap_or("the tables");
+    assert!(text.contains(&format!("against {gated_against}:")), "gen 3 gates against the restored player: {text}");
+    assert_eq!(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().count(), 3);
+    std::fs::remove_dir_all(&run).unwrap();
+    std::fs::rename(dir.join("lost"), &run).unwrap();
 
     // The net plays a move through `uci`.
     let net = run.join("nets/gen0002.nnue");

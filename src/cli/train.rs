@@ -16,8 +16,8 @@ use xiangqi_zero::players::net_spec_name;
 use xiangqi_zero::train::config::{Config, GameName};
 use xiangqi_zero::train::nnue_config::NnueConfig;
 use xiangqi_zero::train::{
-    contribute, default_snapshot, has_snapshot, read_nnue_state, restore_snapshot, run, run_nnue, NnueRunOptions,
-    RunDir, RunEnd, RunOptions, Start, CHECKPOINTS,
+    contribute, default_snapshot, has_snapshot, read_nnue_state, restore_nnue_snapshot, restore_snapshot, run,
+    run_nnue, NnueRunOptions, RunDir, RunEnd, RunOptions, Start, CHECKPOINTS,
 };
 
 /// Set by Ctrl-C (or SIGTERM): the run finishes the file it is writing and exits 0.
@@ -84,11 +84,11 @@ pub struct SelfPlayArgs {
 
 /// Runs `train`.
 pub fn run_train(args: Args) -> anyhow::Result<()> {
-    if let Some(config) = nnue_config(&args)? {
-        return run_nnue_train(&args, &config);
-    }
     if let (true, Some(run)) = (args.resume, &args.run) {
         restore_if_gone(&RunDir::new(run), args.snapshot.as_deref())?;
+    }
+    if let Some(config) = nnue_config(&args)? {
+        return run_nnue_train(&args, &config);
     }
     let config = match (&args.config, &args.run) {
         (Some(path), _) => Config::load(path)?,
@@ -182,12 +182,14 @@ fn nnue_config(args: &Args) -> anyhow::Result<Option<NnueConfig>> {
 
 /// Runs `train` for an NNUE config.
 fn run_nnue_train(args: &Args, config: &NnueConfig) -> anyhow::Result<()> {
-    if args.from.is_some() || args.games_from.is_some() || args.snapshot.is_some() {
-        bail!(
-            "--from, --games-from and --snapshot are for policy-value runs; an NNUE run resumes from its own directory"
-        );
+    if args.from.is_some() || args.games_from.is_some() {
+        bail!("--from and --games-from are for policy-value runs; an NNUE run starts from the hand-written tables");
     }
     let dir = args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name));
+    let snapshot = args.snapshot.clone().unwrap_or_else(|| default_snapshot(&RunDir::new(&dir)));
+    if args.resume {
+        restore_if_gone(&RunDir::new(&dir), args.snapshot.as_deref())?;
+    }
     let state = read_nnue_state(&dir).map_err(|e| anyhow!(e))?;
     if let (Some(state), false) = (&state, args.resume) {
         bail!(
@@ -201,7 +203,7 @@ fn run_nnue_train(args: &Args, config: &NnueConfig) -> anyhow::Result<()> {
     println!(
         "training the NNUE `{}`: {generations} generations of {} games searched to depth {} (the first {} plies at random), \
          {} epochs on the newest {} positions, each new net gated by {} games at depth {} against the current player\n  \
-         results in {}: nets/, metrics.jsonl, positions.bin",
+         results in {}: nets/, metrics.jsonl, positions.bin; its snapshot {}",
         config.name,
         n.games_per_generation,
         n.depth,
@@ -210,14 +212,19 @@ fn run_nnue_train(args: &Args, config: &NnueConfig) -> anyhow::Result<()> {
         n.window,
         n.gate_games,
         n.gate_depth,
-        dir.display()
+        dir.display(),
+        snapshot.display()
     );
     catch_interrupts();
     if let Some(minutes) = args.minutes {
         stop_after(minutes);
     }
-    let options =
-        NnueRunOptions { generations, stop: &STOP, progress: std::io::IsTerminal::is_terminal(&std::io::stderr()) };
+    let options = NnueRunOptions {
+        generations,
+        stop: &STOP,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        snapshot: Some(&snapshot),
+    };
     let generation = run_nnue(config, &dir, &options).map_err(|e| anyhow!(e))?;
     let state = read_nnue_state(&dir).map_err(|e| anyhow!(e))?.unwrap_or_default();
     match &state.current {
@@ -245,6 +252,15 @@ fn restore_if_gone(dir: &RunDir, snapshot: Option<&Path>) -> anyhow::Result<()> 
         if snapshot.is_some() {
             bail!("{}: no such snapshot", path.display());
         }
+        return Ok(());
+    }
+    if let Some(state) = restore_nnue_snapshot(&path, dir.root()).map_err(|e| anyhow!(e))? {
+        println!(
+            "restored generation {} of the NNUE run from {} into {}: its positions refill by the next generation's games",
+            state.generation,
+            path.display(),
+            dir.root().display()
+        );
         return Ok(());
     }
     let state = restore_snapshot(&path, dir)?;

@@ -19,8 +19,10 @@
 //!   [`SpeedProbe`] of this machine); [`trained_nets`]: the newest
 //!   net of each run in a folder, as `serve` offers them.
 //! - [`run_nnue`]: an NNUE run's loop (games by the current alpha-beta player, training
-//!   on their labelled positions, a gating match), under an [`nnue_config::NnueConfig`].
+//!   on their labelled positions, a gating match), under an [`nnue_config::NnueConfig`];
+//!   [`write_nnue_snapshot`] / [`restore_nnue_snapshot`]: its snapshot.
 
+mod archive;
 pub mod config;
 mod contribute;
 mod export;
@@ -32,6 +34,8 @@ pub mod metrics;
 mod net_evaluator;
 pub mod nnue_config;
 mod nnue_run;
+mod nnue_snapshot;
+mod nnue_state;
 mod optimizer;
 pub mod plot;
 mod progress_bar;
@@ -54,7 +58,9 @@ pub use loader::{make_batch, spawn_loader, Batch};
 pub use metrics::{
     append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
 };
-pub use nnue_run::{read_nnue_state, run_nnue, NnueRunOptions, NnueState};
+pub use nnue_run::{run_nnue, NnueRunOptions};
+pub use nnue_snapshot::{restore_nnue_snapshot, write_nnue_snapshot};
+pub use nnue_state::{read_nnue_state, NnueState};
 pub use optimizer::{Optimizer, OptimizerError};
 pub use plot::{draw_plots, PlotError};
 pub use run::{run, RunEnd, RunOptions};

@@ -78,11 +78,17 @@ impl NnueConfig {
     /// then says why). An error names the file and the bad key.
     pub fn load_if_nnue(path: &Path) -> Result<Option<NnueConfig>, String> {
         let Ok(text) = crate::text_file::read_text(path) else { return Ok(None) };
+        NnueConfig::parse_if_nnue(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The NNUE config `text` holds if it is one (it has an `[nnue]` table); `None` for
+    /// any other text. An error names the bad key.
+    pub fn parse_if_nnue(text: &str) -> Result<Option<NnueConfig>, String> {
         if !text.parse::<toml::Table>().is_ok_and(|table| table.contains_key("nnue")) {
             return Ok(None);
         }
-        let config: NnueConfig = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        config.check().map_err(|e| format!("{}: {e}", path.display()))?;
+        let config: NnueConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.check()?;
         Ok(Some(config))
     }
 

@@ -8,6 +8,7 @@
 //! the current net: the commit point), `positions.bin` (the labelled positions,
 //! appended), `nets/genNNNN.nnue` and `metrics.jsonl`. The state and the current net are
 //! all `--resume` needs: without `positions.bin` the next generation's games refill it.
+//! The run's snapshot ([`write_nnue_snapshot`]) keeps just those, replaced each generation.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,9 +17,11 @@ use std::time::Instant;
 
 use burn::tensor::Device;
 use indicatif::ProgressBar;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::nnue_config::NnueConfig;
+use super::nnue_snapshot::write_nnue_snapshot;
+use super::nnue_state::{read_nnue_state, write_nnue_state};
 use super::progress_bar::bar;
 use crate::atomic_write::write_atomically;
 use crate::game::xiangqi::{Notation, Rules, Xiangqi};
@@ -39,15 +42,8 @@ pub struct NnueRunOptions<'a> {
     pub stop: &'a AtomicBool,
     /// Show progress bars.
     pub progress: bool,
-}
-
-/// What `state.json` holds.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct NnueState {
-    /// The last complete generation.
-    pub generation: usize,
-    /// The current player's net (a file in `nets/`), or `None`: the hand-written tables.
-    pub current: Option<String>,
+    /// Where the run's snapshot is replaced after each generation ([`write_nnue_snapshot`]).
+    pub snapshot: Option<&'a Path>,
 }
 
 /// One generation's line in `metrics.jsonl`.
@@ -70,24 +66,11 @@ struct Files {
 }
 
 impl Files {
-    fn state(&self) -> PathBuf {
-        self.root.join("state.json")
-    }
     fn positions(&self) -> PathBuf {
         self.root.join("positions.bin")
     }
     fn net(&self, name: &str) -> PathBuf {
         self.root.join("nets").join(name)
-    }
-}
-
-/// Reads the run's state in `dir` (`None`: no run there yet).
-pub fn read_nnue_state(dir: &Path) -> Result<Option<NnueState>, String> {
-    let path = dir.join("state.json");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
     }
 }
 
@@ -218,8 +201,10 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
         if accepted {
             state.current = Some(name);
         }
-        let text = serde_json::to_string_pretty(&state).map_err(|e| e.to_string())?;
-        write_atomically(&files.state(), &text).map_err(|e| io(&files.state(), e))?;
+        write_nnue_state(&files.root, &state)?;
+        if let Some(path) = options.snapshot {
+            write_nnue_snapshot(&files.root, &state, path)?;
+        }
     }
     Ok(state.generation)
 }

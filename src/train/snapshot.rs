@@ -11,9 +11,9 @@
 //! then, is refilled by self-play with the newest net before it trains again
 //! ([`RunState::lost_samples`]).
 
-use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
+use super::archive::{pack, unpack};
 use super::run_dir::{RunDir, RunDirError, RunState};
 use crate::storage::{self, Kind};
 
@@ -37,7 +37,7 @@ pub fn write_snapshot(dir: &RunDir, state: &RunState, average: u32, path: &Path)
             files.push(file);
         }
     }
-    let mut archive = tar::Builder::new(Vec::new());
+    let mut entries = Vec::new();
     for file in files {
         let bytes = match storage::read(&file) {
             Ok(bytes) => bytes,
@@ -48,12 +48,12 @@ pub fn write_snapshot(dir: &RunDir, state: &RunState, average: u32, path: &Path)
             }
             Err(e) => return Err(RunDirError { path: file, why: e.to_string() }),
         };
-        append(&mut archive, relative(dir, &file), &bytes, path)?;
+        entries.push((relative(dir, &file), bytes));
     }
     // The state last: a reader of a truncated archive finds no commit point.
     let state_text = serde_json::to_string_pretty(state).expect("a run state is plain data") + "\n";
-    append(&mut archive, "state.json".into(), state_text.as_bytes(), path)?;
-    let bytes = archive.into_inner().map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })?;
+    entries.push(("state.json".into(), state_text.into_bytes()));
+    let bytes = pack(&entries).map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })?;
     storage::write(path, &bytes).map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })?;
     Ok(bytes.len() as u64)
 }
@@ -74,15 +74,7 @@ pub fn restore_snapshot(path: &Path, dir: &RunDir) -> Result<RunState, RunDirErr
     let bytes = storage::read(path).map_err(|e| error(e.to_string()))?;
     let mut state = None;
     let mut files = Vec::new();
-    let mut archive = tar::Archive::new(bytes.as_slice());
-    for entry in archive.entries().map_err(|e| error(format!("not a snapshot ({e})")))? {
-        let mut entry = entry.map_err(|e| error(format!("not a snapshot ({e})")))?;
-        let name = entry.path().map_err(|e| error(format!("not a snapshot ({e})")))?.into_owned();
-        if !is_run_file(&name) {
-            return Err(error(format!("not a snapshot (it holds `{}`)", name.display())));
-        }
-        let mut content = Vec::new();
-        entry.read_to_end(&mut content).map_err(|e| error(format!("truncated ({e})")))?;
+    for (name, content) in unpack(&bytes, &["models"]).map_err(error)? {
         if name == Path::new("state.json") {
             let read: RunState =
                 serde_json::from_slice(&content).map_err(|e| error(format!("not a run state inside ({e})")))?;
@@ -113,22 +105,4 @@ pub fn has_snapshot(path: &Path) -> bool {
 /// `file` of `dir` as its path inside the run directory.
 fn relative(dir: &RunDir, file: &Path) -> PathBuf {
     file.strip_prefix(dir.root()).expect("a run file is inside its directory").to_path_buf()
-}
-
-/// Whether `name` is a run directory's file a snapshot may hold: a top-level file or one
-/// in `models/`, never a path that climbs out.
-fn is_run_file(name: &Path) -> bool {
-    let parts: Vec<_> = name.components().collect();
-    let plain = parts.iter().all(|part| matches!(part, Component::Normal(_)));
-    plain && (parts.len() == 1 || (parts.len() == 2 && parts[0] == Component::Normal("models".as_ref())))
-}
-
-/// Adds `bytes` as the file `name` to `archive` (for the snapshot `path`, in errors).
-fn append(archive: &mut tar::Builder<Vec<u8>>, name: PathBuf, bytes: &[u8], path: &Path) -> Result<(), RunDirError> {
-    let mut header = tar::Header::new_gnu();
-    header.set_size(bytes.len() as u64);
-    header.set_mode(0o644);
-    archive
-        .append_data(&mut header, &name, bytes)
-        .map_err(|e| RunDirError { path: path.to_path_buf(), why: e.to_string() })
 }
