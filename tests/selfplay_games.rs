@@ -58,7 +58,8 @@ fn self_play<G: Encoding>(
         resign_threshold: None,
         ..SearchConfig::training()
     };
-    let settings = SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples, record_cheap };
+    let settings =
+        SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples, record_cheap, precision: None };
     let job = SelfPlayJob {
         games,
         new_game: Arc::new(move |rng: &mut StdRng| starts.choose(rng).unwrap().clone()),

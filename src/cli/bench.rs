@@ -136,9 +136,11 @@ enum What {
         cost_us: u64,
     },
     /// Self-play of the 6×64 reference net (random weights) on Xiangqi with the training
-    /// search settings, or of a config's net with its self-play search (`--config`):
-    /// simulations/s over the net's own positions/s at the same batch on the same threads
-    /// (1.0 = everything but the forward pass is free), median of the runs' ratios.
+    /// search settings, or of a config's net with its self-play search (`--config`), in
+    /// each precision the CPU runs (fp32; bf16 with AMX; int8 with VNNI), by turns:
+    /// simulations/s, their ratio to fp32's, and over the net's own positions/s at the same
+    /// batch on the same threads (1.0 = everything but the forward pass is free), median of
+    /// the runs' ratios.
     Selfplay {
         /// The evaluator's batch size (each worker plays as many games at once).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]

@@ -24,14 +24,6 @@ const BATCHES: [usize; 4] = [1, 16, 64, 256];
 /// The batch of the training figure.
 const TRAIN_BATCH: usize = 256;
 
-/// The precisions measured: f32, bf16 where the CPU has it, int8 where it has VNNI.
-fn precisions() -> Vec<Precision> {
-    std::iter::once(Precision::F32)
-        .chain(has_bf16().then_some(Precision::Bf16))
-        .chain(has_vnni().then_some(Precision::Int8))
-        .collect()
-}
-
 /// Forward and training speed of the net of shape `config` (see `What::Nn`).
 pub(super) fn nn(runs: u32, config: NetConfig) {
     let threads = rayon::current_num_threads();
@@ -39,7 +31,7 @@ pub(super) fn nn(runs: u32, config: NetConfig) {
     let net = Net::new(config, &device.clone().autodiff()).valid();
     let weights = net.num_params() as u64;
     // Ours in each precision (bf16 is what self-play and play then run).
-    let mut ours: Vec<CpuNet> = precisions().into_iter().map(|p| CpuNet::in_precision(&net, p)).collect();
+    let mut ours: Vec<CpuNet> = Precision::available().into_iter().map(|p| CpuNet::in_precision(&net, p)).collect();
     let positions: Vec<f32> = reference_games(TRAIN_BATCH)
         .iter()
         .flat_map(|game| {
@@ -181,7 +173,7 @@ fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f
         println!("nn train PyTorch batch {TRAIN_BATCH} (Adam): {rate:.0} samples/s");
     }
     let mut f32_rate = None;
-    for precision in precisions().into_iter().filter(|&p| p != Precision::Int8) {
+    for precision in Precision::available().into_iter().filter(|&p| p != Precision::Int8) {
         conv3x3::set_precision(precision);
         let rate = timed_rate(runs, TRAIN_BATCH, || {
             let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;

@@ -1,4 +1,5 @@
-//! `bench selfplay`: self-play's simulations per second with a net, as training plays it.
+//! `bench selfplay`: self-play's simulations per second with a net, as training plays it,
+//! in each precision this CPU runs.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -54,7 +55,7 @@ pub(super) fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds:
 
     use burn::tensor::Device;
     use xiangqi_zero::mcts::Guided;
-    use xiangqi_zero::nn::{CpuNet, Encoding, Inference, Net, NetEvaluator};
+    use xiangqi_zero::nn::{CpuNet, Encoding, Inference, Net, NetEvaluator, Precision};
     use xiangqi_zero::selfplay::{on_worker_threads, play_games, SelfPlayJob, SelfPlayProgress, SelfPlaySettings};
 
     let SelfplaySetup { net: config, search, games, model } = setup;
@@ -63,7 +64,8 @@ pub(super) fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds:
         Some(path) => Net::load::<Xiangqi>(path, Some(config), &Device::flex())?,
         None => Net::new(config, &Device::flex()),
     };
-    let net = CpuNet::new(&net);
+    let precisions = Precision::available();
+    let nets: Vec<CpuNet> = precisions.iter().map(|&p| CpuNet::in_precision(&net, p)).collect();
     let settings = SelfPlaySettings { threads, parallel_games: games, ..SelfPlaySettings::default() };
     settings.validate().map_err(anyhow::Error::msg)?;
     let workers = settings.workers();
@@ -80,46 +82,60 @@ pub(super) fn selfplay(setup: SelfplaySetup, threads: usize, runs: u32, seconds:
     Xiangqi::start().encode(&mut planes);
     let input = planes.repeat(batch);
     let run_for = Duration::from_secs_f64(seconds);
-    // Each run times the net alone on the workers' threads, then self-play, so that both
-    // see the same machine; the median run by ratio is reported.
-    let mut results: Vec<(f64, f64)> = Vec::new();
+    // Each run times, in each precision by turns, the net alone on the workers' threads,
+    // then self-play, so that both see the same machine; the median run by ratio is
+    // reported.
+    let mut results: Vec<Vec<(f64, f64)>> = vec![Vec::new(); nets.len()];
     for _ in 0..runs {
-        let started = Instant::now();
-        let done: usize = on_worker_threads(workers, |_| {
-            let mut net = net.clone();
-            let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
-            let mut done = 0;
-            while started.elapsed() < run_for / 2 {
-                net.forward(&input, batch, &mut policy, &mut value);
-                done += batch;
-            }
-            done
-        })
-        .into_iter()
-        .sum();
-        let net_rate = done as f64 / started.elapsed().as_secs_f64();
-        let stop = AtomicBool::new(false);
-        let report = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                std::thread::sleep(run_for);
-                stop.store(true, Ordering::Relaxed);
-            });
-            let evaluator = Guided::new(NetEvaluator::new(Inference::Cpu(net.clone())), &search);
-            play_games(evaluator, &search, &settings, &job, &stop, &SelfPlayProgress::new())
-        })?;
-        results.push((report.simulations_per_second(), net_rate));
+        for (net, results) in nets.iter().zip(&mut results) {
+            let started = Instant::now();
+            let done: usize = on_worker_threads(workers, |_| {
+                let mut net = net.clone();
+                let (mut policy, mut value) = (vec![0.0; batch * config.policy_size], vec![0.0; batch * 3]);
+                let mut done = 0;
+                while started.elapsed() < run_for / 2 {
+                    net.forward(&input, batch, &mut policy, &mut value);
+                    done += batch;
+                }
+                done
+            })
+            .into_iter()
+            .sum();
+            let net_rate = done as f64 / started.elapsed().as_secs_f64();
+            let stop = AtomicBool::new(false);
+            let report = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    std::thread::sleep(run_for);
+                    stop.store(true, Ordering::Relaxed);
+                });
+                let evaluator = Guided::new(NetEvaluator::new(Inference::Cpu(net.clone())), &search);
+                play_games(evaluator, &search, &settings, &job, &stop, &SelfPlayProgress::new())
+            })?;
+            results.push((report.simulations_per_second(), net_rate));
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
     let weights = model.map_or("random weights".to_string(), |path| path.display().to_string());
-    results.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
-    let (selfplay_rate, net_rate) = results[results.len() / 2];
     println!(
-        "selfplay xiangqi {}×{} net ({weights}), {workers} worker(s) of {} thread(s), {games} games at once, batch {batch}, {sims} simulations, {:?} root: {:.3}x the net's positions/s ({selfplay_rate:.0} simulations/s vs {net_rate:.0}, median of {runs}; aim 0.9)",
+        "selfplay xiangqi {}×{} net ({weights}), {workers} worker(s) of {} thread(s), {games} games at once, batch {batch}, {sims} simulations, {:?} root, medians of {runs} by turns:",
         config.blocks,
         config.channels,
         (rayon::current_num_threads() / workers).max(1),
         search.root,
-        selfplay_rate / net_rate
     );
+    let mut fp32_rate = None;
+    for (net, results) in nets.iter().zip(&mut results) {
+        results.sort_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)));
+        let (selfplay_rate, net_rate) = results[results.len() / 2];
+        let fp32 = *fp32_rate.get_or_insert(selfplay_rate);
+        let precision = net.precision();
+        println!(
+            "  {}: {selfplay_rate:.0} simulations/s ({:.2}x fp32's), {:.3}x the net's positions/s ({net_rate:.0}; aim 0.9){}",
+            precision.name(),
+            selfplay_rate / fp32,
+            selfplay_rate / net_rate,
+            if precision == Precision::fastest_for_this_cpu() { "; self-play's default here" } else { "" }
+        );
+    }
     Ok(())
 }

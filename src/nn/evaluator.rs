@@ -9,7 +9,7 @@ use burn::module::Module;
 use burn::tensor::Device;
 
 use super::policy::{masked_softmax, wdl};
-use super::{CpuNet, Encoding, Net, NetConfig};
+use super::{CpuNet, Encoding, Net, NetConfig, Precision};
 use crate::mcts::{Batch, Evaluator, Wdl};
 
 /// Which forward pass runs the net.
@@ -27,9 +27,14 @@ impl Inference {
     /// The forward pass for `net` on `device`: ours on the `flex` CPU device, else burn's
     /// with the net (in inference mode) moved to `device`.
     pub fn for_device(net: &Net, device: &Device) -> Inference {
+        Inference::for_device_in(net, device, Precision::for_this_cpu())
+    }
+
+    /// [`Inference::for_device`] with our CPU forward pass in `precision`.
+    pub fn for_device_in(net: &Net, device: &Device, precision: Precision) -> Inference {
         // Device equality compares the hardware only, so an autodiff flex device is flex too.
         if *device == Device::flex() {
-            Inference::Cpu(CpuNet::new(net))
+            Inference::Cpu(CpuNet::in_precision(net, precision))
         } else {
             Inference::Burn(Box::new(net.valid().to_device(device)))
         }

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::nn::Precision;
+
 /// Self-play's settings; every key is optional in a config and unknown keys are refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -24,11 +26,23 @@ pub struct SelfPlaySettings {
     /// are recorded, as in KataGo: every value target is then a full search's root value
     /// or its game's outcome, never a cheap search's.
     pub record_cheap: bool,
+    /// The forward pass's precision in self-play (`fp32`, `bf16` or `int8`); left out, the
+    /// fastest this CPU runs ([`Precision::fastest_for_this_cpu`]). `XIANGQI_ZERO_PRECISION`
+    /// in the environment overrides both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<Precision>,
 }
 
 impl Default for SelfPlaySettings {
     fn default() -> Self {
-        SelfPlaySettings { threads: 0, parallel_games: 64, max_plies: 400, shard_samples: 4096, record_cheap: true }
+        SelfPlaySettings {
+            threads: 0,
+            parallel_games: 64,
+            max_plies: 400,
+            shard_samples: 4096,
+            record_cheap: true,
+            precision: None,
+        }
     }
 }
 
@@ -65,6 +79,12 @@ mod tests {
         let settings: SelfPlaySettings = toml::from_str("parallel_games = 8").unwrap();
         assert_eq!(settings, SelfPlaySettings { parallel_games: 8, ..SelfPlaySettings::default() });
         assert!(toml::from_str::<SelfPlaySettings>("parallel_game = 8").is_err());
+        let int8: SelfPlaySettings = toml::from_str("precision = \"int8\"").unwrap();
+        assert_eq!(int8.precision, Some(Precision::Int8));
+        let error = toml::from_str::<SelfPlaySettings>("precision = \"int4\"").unwrap_err().to_string();
+        assert!(error.contains("int4") && error.contains("fp32"), "{error}");
+        // Left out, it stays out of the run's copy of the config.
+        assert!(!toml::to_string(&SelfPlaySettings::default()).unwrap().contains("precision"));
         assert!(SelfPlaySettings::default().validate().is_ok());
         let bad = SelfPlaySettings { shard_samples: 0, ..SelfPlaySettings::default() };
         assert!(bad.validate().unwrap_err().contains("shard_samples"));

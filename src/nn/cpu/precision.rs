@@ -22,8 +22,9 @@ pub enum Precision {
 
 /// The environment variable that chooses the forward pass's precision: `fp32`, `bf16`
 /// (where the machine runs it, [`has_bf16`]) or `int8` (where it has VNNI, [`has_vnni`]);
-/// unset, bf16 where the machine runs it, else fp32. int8 is asked for by name: it does
-/// not yet pass the accuracy bar bf16 passes (docs/architecture.md, "Precision").
+/// unset, bf16 where the machine runs it, else fp32, for play and analysis, and the
+/// fastest for self-play ([`Precision::for_self_play`]). int8 is not play's default: it
+/// does not yet pass the accuracy bar bf16 passes (docs/architecture.md, "Precision").
 pub const PRECISION_VARIABLE: &str = "XIANGQI_ZERO_PRECISION";
 
 impl Precision {
@@ -33,23 +34,67 @@ impl Precision {
         static CHOSEN: OnceLock<Precision> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
             let default = if has_bf16() { Precision::Bf16 } else { Precision::F32 };
-            let asked = std::env::var(PRECISION_VARIABLE).unwrap_or_default();
-            let (precision, runs) = match asked.as_str() {
-                "" => (default, true),
-                "fp32" | "f32" => (Precision::F32, true),
-                "bf16" => (Precision::Bf16, has_bf16()),
-                "int8" => (Precision::Int8, has_vnni()),
-                other => {
-                    eprintln!("{PRECISION_VARIABLE}={other} is not fp32, bf16 or int8: running {}", default.name());
-                    return default;
-                }
-            };
-            if !runs {
-                eprintln!("{PRECISION_VARIABLE}={asked}: this CPU does not run {asked}; running fp32");
-                return Precision::F32;
-            }
-            precision
+            Precision::asked().unwrap_or(default)
         })
+    }
+
+    /// The precision self-play runs in: [`PRECISION_VARIABLE`]'s where it is set, else
+    /// `configured` where the CPU runs it (else f32, said on stderr), else the fastest
+    /// this CPU runs.
+    pub fn for_self_play(configured: Option<Precision>) -> Precision {
+        if std::env::var_os(PRECISION_VARIABLE).is_some() {
+            return Precision::for_this_cpu();
+        }
+        match configured {
+            Some(precision) if precision.runs_here() => precision,
+            Some(precision) => {
+                eprintln!("[selfplay] precision = \"{}\": this CPU does not run it; running fp32", precision.name());
+                Precision::F32
+            }
+            None => Precision::fastest_for_this_cpu(),
+        }
+    }
+
+    /// The fastest precision this CPU runs: bf16 where it has AMX, else int8 where it has
+    /// VNNI, else fp32. Self-play's default: int8 self-play beat fp32 self-play side by
+    /// side at equal time (docs/experiments.md, 2026-12-06), although int8's best move
+    /// differs from fp32's on 2% of positions, too often for play and analysis.
+    pub fn fastest_for_this_cpu() -> Precision {
+        [Precision::Bf16, Precision::Int8].into_iter().find(|p| p.runs_here()).unwrap_or(Precision::F32)
+    }
+
+    /// Every precision this CPU runs: fp32, then bf16 and int8 where it has them.
+    pub fn available() -> Vec<Precision> {
+        [Precision::F32, Precision::Bf16, Precision::Int8].into_iter().filter(|p| p.runs_here()).collect()
+    }
+
+    /// Whether this CPU runs the precision.
+    pub fn runs_here(self) -> bool {
+        match self {
+            Precision::F32 => true,
+            Precision::Bf16 => has_bf16(),
+            Precision::Int8 => has_vnni(),
+        }
+    }
+
+    /// The precision [`PRECISION_VARIABLE`] asks for where it is set: that one where the
+    /// CPU runs it, else f32 (said once on stderr).
+    fn asked() -> Option<Precision> {
+        let asked = std::env::var(PRECISION_VARIABLE).ok().filter(|asked| !asked.is_empty())?;
+        let precision = match asked.as_str() {
+            "fp32" | "f32" => Precision::F32,
+            "bf16" => Precision::Bf16,
+            "int8" => Precision::Int8,
+            other => {
+                eprintln!("{PRECISION_VARIABLE}={other} is not fp32, bf16 or int8: running fp32");
+                return Some(Precision::F32);
+            }
+        };
+        if !precision.runs_here() {
+            eprintln!("{PRECISION_VARIABLE}={asked}: this CPU does not run {asked}; running fp32");
+            return Some(Precision::F32);
+        }
+        Some(precision)
     }
 
     /// `bf16` or `fp32`.
