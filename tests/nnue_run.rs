@@ -68,7 +68,7 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
     let (ok, text) = train(&[]);
     assert!(!ok && text.contains("--resume"), "{text}");
     let (ok, text) = train(&["--resume", "--generations", "2"]);
-    assert!(ok && text.contains("gen0002") && !text.contains("gen0001"), "{text}");
+    assert!(ok && text.contains("gen0002") && !text.contains("gen0001:"), "{text}");
     let state = std::fs::read_to_string(run.join("state.json")).unwrap();
     assert!(state.contains("\"generation\": 2"), "{state}");
     assert_eq!(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().count(), 2);

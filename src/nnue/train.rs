@@ -2,7 +2,7 @@
 //! search's score (as an expected score, through the logistic of `CENTIPAWNS_PER_UNIT`)
 //! and the game's result, as Stockfish's trainer blends them; the loss is the squared
 //! difference of expected scores; Adam, with the rate falling along a half cosine to a
-//! tenth. A tenth of the positions is held out and measured after each epoch.
+//! tenth. A tenth of the games is held out and measured after each epoch.
 
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::activation::sigmoid;
@@ -52,11 +52,10 @@ pub fn train(
     on_epoch: &mut dyn FnMut(EpochReport),
 ) -> FloatNet {
     let mut rng = StdRng::seed_from_u64(settings.seed);
-    let mut order: Vec<usize> = (0..positions.len()).collect();
-    order.shuffle(&mut rng);
-    let held_out_count = positions.len() / 10;
-    let (held_out, training) = order.split_at(held_out_count);
-    let mut training = training.to_vec();
+    // Held out: every tenth block of consecutive positions (a block of up to 1 000, about
+    // ten games), so that its loss is measured on games never trained on.
+    let block = (positions.len() / 100).clamp(1, 1000);
+    let (held_out, mut training): (Vec<usize>, Vec<usize>) = (0..positions.len()).partition(|i| i / block % 10 == 9);
     let steps_per_epoch = training.len().div_ceil(settings.batch_size).max(1);
     let total_steps = (steps_per_epoch * settings.epochs).max(1);
     let mut model = NnueModel::new(net, device);
@@ -74,7 +73,7 @@ pub fn train(
             model = optimizer.step(lr, model, grads);
             step += 1;
         }
-        let held_out_loss = held_out_loss(&model, positions, held_out, settings, device);
+        let held_out_loss = held_out_loss(&model, positions, &held_out, settings, device);
         on_epoch(EpochReport { epoch, loss: loss_sum / steps_per_epoch as f64, held_out_loss });
     }
     model.to_float()

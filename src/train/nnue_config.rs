@@ -62,7 +62,7 @@ impl Default for NnueSettings {
             random_plies: 10,
             max_plies: 300,
             window: 2_000_000,
-            epochs: 6,
+            epochs: 4,
             batch_size: 1024,
             learning_rate: 0.001,
             score_weight: 0.75,

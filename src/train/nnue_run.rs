@@ -1,8 +1,11 @@
 //! An NNUE run's loop, generation by generation: the current player (the hand-written
 //! tables at first, then the newest accepted net) plays games whose quiet positions are
-//! labelled by its search and the results; the net trains on the newest positions
-//! (going on from the current net); the new net plays the current player at equal depth
-//! and becomes the current one if it scores above half.
+//! labelled by its search and the results; a fresh net (its direct term the tables)
+//! trains on the newest positions for a few passes; the new net plays the current player
+//! at equal depth and becomes the current one if it scores above half. A fresh net each
+//! generation, not the current one trained on: going on trained the older positions again
+//! every generation, and the nets learnt them by heart (docs/experiments.md, 2026-12-06,
+//! night).
 //!
 //! The run directory holds `config.toml`, `state.json` (the last complete generation and
 //! the current net: the commit point), `positions.bin` (the labelled positions,
@@ -118,12 +121,12 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             break;
         }
 
-        // Training on the newest positions, from the current net.
+        // A fresh net trained on the newest positions.
         let mut window = positions::read(&files.positions())?;
         if window.len() > settings.window {
             window.drain(..window.len() - settings.window);
         }
-        let start = current.as_ref().map_or_else(|| FloatNet::random(config.seed), |net| net.dequantize());
+        let start = FloatNet::random(config.seed.wrapping_add(generation as u64));
         let train_settings = TrainSettings {
             batch_size: settings.batch_size,
             epochs: settings.epochs,
@@ -142,14 +145,14 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
         let last = last.expect("at least one epoch");
         let name = format!("gen{generation:04}.nnue");
         let provenance = format!(
-            "xiangqi-zero NNUE run `{}`, generation {generation}: trained on {} positions of its own games \
-             (depth-{} searches, scores blended {}:{} with results), from {}",
+            "xiangqi-zero NNUE run `{}`, generation {generation}: trained from the hand-written tables, {} passes \
+             over {} positions of its own games (depth-{} searches, scores blended {}:{} with results)",
             config.name,
+            settings.epochs,
             window.len(),
             settings.depth,
             settings.score_weight,
             1.0 - settings.score_weight,
-            state.current.as_deref().unwrap_or("random weights"),
         );
         Nnue::quantize(&trained, &provenance).save(&files.net(&name))?;
 
