@@ -46,7 +46,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("engine", &["players", "search", "game"]),
     ("play", &["players", "records", "search", "game", "atomic_write"]),
     // The web server offers the nets of the runs in a folder (`train::trained_nets`).
-    ("web", &["play", "train", "players", "records", "nn", "search", "game", "atomic_write", "text_file", "date"]),
+    (
+        "web",
+        &["play", "train", "players", "records", "nn", "nnue", "search", "game", "atomic_write", "text_file", "date"],
+    ),
 ];
 
 /// A module's path from the crate root (`["train", "start"]`); empty for the root.

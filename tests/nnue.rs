@@ -3,7 +3,8 @@
 //! line); the integer net stays within rounding of its float original; its file reads
 //! back as written and a wrong file is refused; a fresh net values material as the
 //! hand-written tables do; and the alpha-beta searching with it
-//! still finds every forced win of `tests/data/xiangqi-mates-public.jsonl`.
+//! still finds every forced win of `tests/data/xiangqi-mates-public.jsonl`. The shipped
+//! net is what `nnue` with no file plays, and it knows a chariot from a pawn.
 
 mod common;
 
@@ -15,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 use xiangqi_zero::game::xiangqi::{Board, Kind, Move, MoveList, Xiangqi};
 use xiangqi_zero::game::Game;
-use xiangqi_zero::nnue::{Accumulator, FloatNet, Nnue, NnueEvaluation};
+use xiangqi_zero::nnue::{shipped_nnue, Accumulator, FloatNet, Nnue, NnueEvaluation};
 use xiangqi_zero::search::evaluation::{Evaluation, PieceSquares};
 use xiangqi_zero::search::xiangqi::AlphaBeta;
 use xiangqi_zero::search::{Limits, Score};
@@ -171,4 +172,21 @@ fn the_search_with_the_nnue_finds_every_forced_win() {
         assert_eq!(with_nnue.score, with_tables.score, "{}", case.fen);
         assert!(matches!(with_nnue.score, Score::Mate(m) if m > 0), "{}", case.fen);
     }
+}
+
+#[test]
+fn the_shipped_nnue_plays_with_no_file_and_counts_a_missing_chariot() {
+    let net = shipped_nnue().unwrap();
+    assert!(net.provenance.contains("NNUE run"), "{}", net.provenance);
+    // The start without Red's left chariot: Black is a chariot (about 600) up, whoever moves.
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR";
+    for (side, sign) in [("w", 1), ("b", -1)] {
+        let game = Xiangqi::from_text(&format!("{fen} {side} - - 0 1")).unwrap();
+        let board = game.board();
+        let value = Accumulator::new(&net, board).evaluate(&net, board.side_to_move());
+        assert!(sign * value < -300, "{side} to move: {value}");
+    }
+    let output = common::run_with_input(&["uci", "--player", "nnue"], b"uci\nposition startpos\ngo depth 4\nquit\n");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.lines().any(|line| line.starts_with("bestmove ")), "{stdout}");
 }

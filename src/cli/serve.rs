@@ -8,7 +8,9 @@ use anyhow::anyhow;
 use clap::Args as ClapArgs;
 
 use xiangqi_zero::train::{trained_nets, CHECKPOINTS};
-use xiangqi_zero::web::{default_db, shipped_engine, start, trained_engine, Engine, Options, DEFAULT_ENGINES};
+use xiangqi_zero::web::{
+    default_db, shipped_engine, shipped_nnue_engines, start, trained_engine, Engine, Options, DEFAULT_ENGINES,
+};
 
 /// Arguments of `serve`.
 #[derive(ClapArgs, Debug)]
@@ -42,12 +44,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// The newest net of each run under `checkpoints/` that loads, the most recent run first
 /// (the page's default choice: a user who trained a net came to play it; one that does not
 /// load — an older encoding, say — is named in a warning and left out), then the nets
-/// shipped in the binary, then the built-in players; with what the page says of each net.
+/// shipped in the binary, then the shipped NNUE at its levels of time, then the built-in
+/// players; with what the page says of each net.
 fn default_engines() -> (Vec<String>, Vec<(String, String)>) {
     let trained = trained_nets(Path::new(CHECKPOINTS)).iter().map(trained_engine).collect::<Vec<_>>();
     let mut engines = Vec::new();
     let mut about = Vec::new();
-    for (text, said) in trained.into_iter().chain(shipped_engine()) {
+    for (text, said) in trained.into_iter().chain(shipped_engine()).chain(shipped_nnue_engines()) {
         match Engine::parse(&text) {
             Ok(engine) => {
                 println!("offering {}: {said}", engine.name);

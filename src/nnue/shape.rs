@@ -4,7 +4,7 @@
 use super::dense::OUTPUTS;
 
 /// The first layer's width (per side's view).
-pub const L1: usize = 256;
+pub const L1: usize = 128;
 /// The second layer's width.
 pub const L2: usize = OUTPUTS;
 /// The third layer's width.

@@ -127,10 +127,10 @@ pub fn nnue_player(
     hash_mb: usize,
 ) -> Result<AlphaBetaPlayer<AlphaBeta<NnueEvaluation>>, String> {
     let net = match file {
-        Some(path) => Nnue::load(path)?,
+        Some(path) => Arc::new(Nnue::load(path)?),
         None => shipped_nnue()?,
     };
-    Ok(AlphaBetaPlayer::nnue(Arc::new(net), file, limits.clone(), hash_mb))
+    Ok(AlphaBetaPlayer::nnue(net, file, limits.clone(), hash_mb))
 }
 
 impl AlphaBetaPlayer<Expectimax> {

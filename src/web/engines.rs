@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::table::{check_player, Table};
 use crate::nn::{shipped_net, NetInfo, NetSource};
+use crate::nnue::shipped_nnue;
 use crate::players::PlayerSpec;
 use crate::train::TrainedNet;
 
@@ -38,6 +39,24 @@ pub fn shipped_engine() -> Option<(String, String)> {
         );
         (spec, about)
     })
+}
+
+/// The shipped NNUE's levels, by time per move: the engine's name and its milliseconds.
+pub const NNUE_LEVELS: [(&str, u64); 3] = [("nnue-0.1s", 100), ("nnue-1s", 1000), ("nnue-5s", 5000)];
+
+/// The shipped NNUE as one engine per level of [`NNUE_LEVELS`], `NAME=SPEC`, with what the
+/// page says of it (its time a move, whose net); none when it does not load.
+pub fn shipped_nnue_engines() -> Vec<(String, String)> {
+    let Ok(net) = shipped_nnue() else { return Vec::new() };
+    let origin = net.provenance.split(':').next().unwrap_or_default().to_string();
+    NNUE_LEVELS
+        .iter()
+        .map(|(name, ms)| {
+            let spec = format!("{name}=nnue(ms={ms})");
+            let seconds = *ms as f64 / 1000.0;
+            (spec, format!("alpha-beta with the NNUE that ships with xiangqi-zero, {seconds} s a move ({origin})"))
+        })
+        .collect()
 }
 
 /// A trained net as an engine, `NAME=SPEC` (the net in MCTS at [`OFFERED_SIMULATIONS`]
@@ -223,6 +242,19 @@ mod tests {
         assert!(Engine::parse("nospec").unwrap_err().starts_with("engine `nospec`: expected NAME=SPEC"));
         let twice = ["a=random".to_string(), "a=random".to_string()];
         assert_eq!(Engine::parse_all(&twice).unwrap_err(), "engine `a` is named twice");
+    }
+
+    #[test]
+    fn the_shipped_nnue_is_offered_for_xiangqi_at_each_level_of_time() {
+        let engines = shipped_nnue_engines();
+        assert_eq!(engines.len(), NNUE_LEVELS.len());
+        for ((text, about), (name, ms)) in engines.iter().zip(NNUE_LEVELS) {
+            let engine = Engine::parse(text).unwrap();
+            assert_eq!((engine.name.as_str(), engine.games.as_slice()), (name, ["xiangqi"].as_slice()));
+            let PlayerSpec::Nnue { file: None, limits, .. } = engine.spec else { panic!("{text}") };
+            assert_eq!(limits.movetime, Some(Duration::from_millis(ms)));
+            assert!(about.contains("NNUE run") && about.contains(" s a move"), "{about}");
+        }
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::oneshot;
 
-pub use engines::{shipped_engine, trained_engine, Engine, DEFAULT_ENGINES};
+pub use engines::{shipped_engine, shipped_nnue_engines, trained_engine, Engine, DEFAULT_ENGINES};
 
 /// How a server is set up.
 #[derive(Clone, Debug)]
