@@ -27,6 +27,12 @@ export async function listEngines() {
   return (await request("GET", "/api/engines")).engines;
 }
 
+/** How an offered engine is named in a menu: a learned one by its kind, another by its spec. */
+export function engineLabel(engine) {
+  if (!engine.about) return `${engine.name} (${engine.spec})`;
+  return `${engine.name} (${engine.spec.startsWith("nnue") ? "NNUE" : "trained net"})`;
+}
+
 /** Open and live games, newest first: [GameSummary]. */
 export async function listLobby() {
   return (await request("GET", "/api/lobby")).games;

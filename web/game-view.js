@@ -5,7 +5,7 @@
 // the newest state frame; the page only forwards what the user chose.
 
 import { analysisLink } from "./analysis-view.js";
-import { absoluteLink, gameSummary, listEngines, pgnUrl } from "./api.js";
+import { absoluteLink, engineLabel, gameSummary, listEngines, pgnUrl } from "./api.js";
 import { BoardView, pieceBadge } from "./board.js";
 import { lostPieces, materialLead } from "./captures.js";
 import { ClockDisplay } from "./clock.js";
@@ -402,7 +402,7 @@ export class GameView {
     }
     if (!this.engines.length) return [];
     const choice = h("select", { class: "engine-choice", "aria-label": "Engine to go on against" },
-      this.engines.map((engine) => h("option", { value: engine.name }, engine.about ? `${engine.name} (trained net)` : `${engine.name} (${engine.spec})`)));
+      this.engines.map((engine) => h("option", { value: engine.name }, engineLabel(engine))));
     const go = h("button", { type: "button", class: "primary change-engine",
       onclick: () => this.send("change_engine", { engine: choice.value }) }, "Go on against");
     return [go, choice];

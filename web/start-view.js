@@ -3,7 +3,7 @@
 // of open and live games to join or watch, refreshed while the screen is open.
 
 import { analysisLink } from "./analysis-view.js";
-import { createGame, joinGame, listEngines, listLobby } from "./api.js";
+import { createGame, engineLabel, joinGame, listEngines, listLobby } from "./api.js";
 import { h } from "./dom.js";
 import { myGames, nickname, rememberGame, setNickname } from "./player.js";
 import { toast } from "./toast.js";
@@ -125,8 +125,7 @@ export class StartView {
     const engine = this.engine.value;
     const offered = this.engines.filter((entry) => entry.games.includes(game));
     this.engine.replaceChildren(...offered.map((entry) =>
-      h("option", { value: entry.name, selected: entry.name === engine, title: entry.spec },
-        entry.about ? `${entry.name} (trained net)` : `${entry.name} (${entry.spec})`)));
+      h("option", { value: entry.name, selected: entry.name === engine, title: entry.spec }, engineLabel(entry))));
     const chosen = offered.find((entry) => entry.name === this.engine.value);
     this.engineAbout.textContent = chosen?.about ?? "";
     this.engineAbout.hidden = !chosen?.about;
