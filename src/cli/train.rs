@@ -187,7 +187,8 @@ fn run_nnue_train(args: &Args, config: &NnueConfig) -> anyhow::Result<()> {
     }
     let dir = args.run.clone().unwrap_or_else(|| PathBuf::from(CHECKPOINTS).join(&config.name));
     let snapshot = args.snapshot.clone().unwrap_or_else(|| default_snapshot(&RunDir::new(&dir)));
-    if args.resume {
+    // With `--run`, `run_train` restored it already (the run's config comes from it).
+    if args.resume && args.run.is_none() {
         restore_if_gone(&RunDir::new(&dir), args.snapshot.as_deref())?;
     }
     let state = read_nnue_state(&dir).map_err(|e| anyhow!(e))?;

@@ -20,6 +20,9 @@ const FORMAT: &str = "xiangqi-zero-nnue";
 /// The file layout's version.
 const VERSION: &str = "1";
 
+/// The metadata's keys, in the order `export --info` prints them.
+const METADATA_KEYS: [&str; 6] = ["format", "version", "features", "layers", "quantization", "provenance"];
+
 /// The features' description, as the metadata records it.
 fn features_text() -> String {
     format!(
@@ -46,12 +49,25 @@ impl Nnue {
     /// What its file records, a line each: the format, features, layers, quantization and
     /// provenance (as `export --info` prints it).
     pub fn describe(&self) -> String {
-        let metadata = SafeTensors::read_metadata(&self.to_bytes()).expect("our own bytes").1;
-        let fields = metadata.metadata().clone().unwrap_or_default();
-        ["format", "version", "features", "layers", "quantization", "provenance"]
-            .iter()
-            .map(|key| format!("{key}: {}\n", fields.get(*key).map_or("", String::as_str)))
-            .collect()
+        let metadata = self.metadata();
+        METADATA_KEYS.iter().map(|key| format!("{key}: {}\n", metadata.get(*key).map_or("", String::as_str))).collect()
+    }
+
+    /// The metadata its file records, under [`METADATA_KEYS`].
+    fn metadata(&self) -> HashMap<String, String> {
+        let values = [
+            FORMAT.to_string(),
+            VERSION.to_string(),
+            features_text(),
+            format!("{FEATURES}→{L1} per side, 2×{L1}→{L2}→{L3}→1, plus {FEATURES}→1 per side (PSQT)"),
+            format!(
+                "feature int16 ×{FEATURE_SCALE}; hidden int8 ×{WEIGHT_SCALE}, bias and PSQT int32 ×{}; output f32; \
+                 the output is a logit, ×{CENTIPAWNS_PER_UNIT} centipawns",
+                FEATURE_SCALE * WEIGHT_SCALE
+            ),
+            self.provenance.clone(),
+        ];
+        METADATA_KEYS.iter().map(|key| key.to_string()).zip(values).collect()
     }
 
     /// The net as the bytes of its file.
@@ -75,25 +91,7 @@ impl Nnue {
             ("output.weight_bias", view(Dtype::F32, vec![L3 + 1], &output)),
             ("psqt.weight", view(Dtype::I32, vec![FEATURES], &psqt)),
         ];
-        let metadata = HashMap::from([
-            ("format".to_string(), FORMAT.to_string()),
-            ("version".to_string(), VERSION.to_string()),
-            ("features".to_string(), features_text()),
-            (
-                "layers".to_string(),
-                format!("{FEATURES}→{L1} per side, 2×{L1}→{L2}→{L3}→1, plus {FEATURES}→1 per side (PSQT)"),
-            ),
-            (
-                "quantization".to_string(),
-                format!(
-                    "feature int16 ×{FEATURE_SCALE}; hidden int8 ×{WEIGHT_SCALE}, bias and PSQT int32 ×{}; output f32; \
-                     the output is a logit, ×{CENTIPAWNS_PER_UNIT} centipawns",
-                    FEATURE_SCALE * WEIGHT_SCALE
-                ),
-            ),
-            ("provenance".to_string(), self.provenance.clone()),
-        ]);
-        safetensors::serialize(tensors, Some(metadata)).expect("the tensors serialize")
+        safetensors::serialize(tensors, Some(self.metadata())).expect("the tensors serialize")
     }
 
     /// The net of a file's `bytes`; `path` names it in errors.
