@@ -16,6 +16,7 @@ mod banqi_eval;
 mod clock;
 mod deepen;
 mod ordering;
+mod pruning;
 mod tt;
 mod xiangqi_eval;
 

@@ -127,16 +127,21 @@ impl Memory {
     }
 
     /// Records that the quiet `mv` (of the piece with index `piece`) cut off at `ply`
-    /// searched to `depth`.
+    /// searched to `depth`, after the quiet moves `failed` (piece index, move) did not.
     #[inline]
-    pub fn cutoff(&mut self, piece: usize, mv: Move, ply: usize, depth: i32) {
+    pub fn cutoff(&mut self, piece: usize, mv: Move, ply: usize, depth: i32, failed: &[(usize, Move)]) {
         let killers = &mut self.killers[ply];
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
+        let bonus = depth * depth;
+        for &(piece, mv) in failed {
+            let slot = &mut self.history[piece][mv.to.index()];
+            *slot = (*slot - bonus).max(-HISTORY_MAX);
+        }
         let slot = &mut self.history[piece][mv.to.index()];
-        *slot += depth * depth;
+        *slot += bonus;
         if *slot >= HISTORY_MAX {
             for row in self.history.iter_mut() {
                 for value in row.iter_mut() {

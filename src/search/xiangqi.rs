@@ -1,7 +1,8 @@
-//! Alpha-beta for Xiangqi: iterative deepening over a principal variation search with a
-//! transposition table, quiescence over captures (all moves when in check), check
-//! extension, late move reductions, and move ordering by hash move, MVV-LVA, killers and
-//! history. The inner search copy-makes [`Board`]s and keeps its own path of hashes;
+//! Alpha-beta for Xiangqi: iterative deepening with aspiration windows over a principal
+//! variation search with a transposition table, quiescence over captures (all moves when
+//! in check), check extension, null move, reverse futility, futility and late move
+//! pruning, logarithmic late move reductions, and move ordering by hash move, MVV-LVA,
+//! killers and history. The inner search copy-makes [`Board`]s and keeps its own path of hashes;
 //! a position repeated along the path (or since the last capture of the game) is judged
 //! by the rules in force — under the Asian rules a side that checked with every move of
 //! the cycle loses, and a cycle without checks is replayed through [`Xiangqi`] to apply
@@ -9,7 +10,8 @@
 
 use super::deepen::{deepen, Deepening, Progress};
 use super::evaluation::{Evaluation, PieceSquares};
-use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE};
+use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE, KILLER};
+use super::pruning::{self, Reductions};
 use super::tt::{decode_move, encode_move, Bound, Table};
 use super::xiangqi_eval::material;
 use super::{value_from_tt, value_to_tt, Limits, Line, Report, Score, MATE, MAX_PLY};
@@ -20,6 +22,10 @@ use crate::game::{Game, Status};
 const INFINITY: i32 = MATE + 1;
 /// How many judged repetition cycles are remembered.
 const VERDICT_SLOTS: usize = 4096;
+/// The first aspiration window's half-width around the last iteration's value.
+const ASPIRATION: i32 = 40;
+/// Most quiet moves a node remembers having searched, to lower their history on a cutoff.
+const QUIETS_REMEMBERED: usize = 32;
 
 /// A position on the path from the last capture to the current node.
 #[derive(Clone, Copy, Default)]
@@ -40,6 +46,11 @@ pub struct AlphaBeta<E: Evaluation = PieceSquares> {
     evaluation: E,
     tt: Table,
     memory: Memory,
+    reductions: Reductions,
+    /// The static evaluation of the node at each ply of the current line (`NO_EVAL` in check).
+    evals: Vec<i32>,
+    /// The value of the last finished iteration, the centre of the next one's window.
+    last_value: Option<i32>,
     /// Judged repetition cycles: (cycle key, 0 draw / 1 Red wins / 2 Black wins).
     verdicts: Vec<(u64, u8)>,
     progress: Progress<Move>,
@@ -76,6 +87,8 @@ struct ReplayCheck {
 
 /// An unused move slot.
 const NULL: Move = Move::new(Square::new(0), Square::new(0));
+/// The static evaluation of a node in check (which has none).
+const NO_EVAL: i32 = -INFINITY;
 
 impl AlphaBeta {
     /// A searcher with the hand-written evaluation and a hash table of about `hash_mb` MiB.
@@ -91,6 +104,9 @@ impl<E: Evaluation> AlphaBeta<E> {
             evaluation,
             tt: Table::new(hash_mb),
             memory: Memory::new(),
+            reductions: Reductions::new(),
+            evals: vec![NO_EVAL; MAX_PLY + 2],
+            last_value: None,
             verdicts: vec![(0, 0); VERDICT_SLOTS],
             progress: Progress::new(NULL),
             root: None,
@@ -137,6 +153,7 @@ impl<E: Evaluation> AlphaBeta<E> {
         self.progress.start(limits);
         self.tt.new_search();
         self.memory.new_search();
+        self.last_value = None;
         self.prepare_path(game);
         self.root_board = *game.board();
         let root_moves = Picker::legal(&self.root_board);
@@ -225,17 +242,27 @@ impl<E: Evaluation> AlphaBeta<E> {
                 return value;
             }
         }
+        let in_check = frame.in_check;
+        let eval = if in_check { NO_EVAL } else { self.evaluation.value(state, board) };
+        self.evals[ply] = eval;
+        // The side to move stands better than two plies ago: pruning may trust it more.
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let not_mated = |value: i32| value.abs() < MATE - MAX_PLY as i32;
+        // Reverse futility: far enough above beta, near the horizon, a search would
+        // confirm the cutoff.
+        if !pv_node
+            && ply > 0
+            && !in_check
+            && depth <= pruning::REVERSE_FUTILITY_DEPTH
+            && not_mated(beta)
+            && eval - pruning::reverse_futility_margin(depth, improving) >= beta
+        {
+            return eval;
+        }
         // Null move: if passing still leaves the side to move above beta, a real move
         // will too. Not in check, not twice in a row, and not with only advisors,
         // elephants and soldiers left, where passing may be the only good move.
-        if !pv_node
-            && ply > 0
-            && depth >= 3
-            && !frame.in_check
-            && !frame.null
-            && has_attackers(board, side)
-            && self.evaluation.value(state, board) >= beta
-        {
+        if !pv_node && ply > 0 && depth >= 3 && !in_check && !frame.null && has_attackers(board, side) && eval >= beta {
             let child = board.passed();
             self.path[self.base + ply + 1] =
                 Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
@@ -271,6 +298,8 @@ impl<E: Evaluation> AlphaBeta<E> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
+        let mut quiets = [(0usize, NULL); QUIETS_REMEMBERED];
+        let mut quiets_searched = 0;
         while let Some((mv, score)) = picker.next() {
             if ply == 0 && self.excluded.contains(&mv) {
                 continue;
@@ -278,8 +307,26 @@ impl<E: Evaluation> AlphaBeta<E> {
             let mut child = *board;
             let piece = board.piece_at(mv.from).expect("a legal move moves a piece");
             let captured = child.play(mv);
-            let child_state = self.evaluation.after(state, board, mv, &child);
             let gives_check = child.in_check(child.side_to_move());
+            let quiet = captured.is_none() && !gives_check && score < KILLER;
+            let reduction = if quiet && depth >= 3 && searched >= 1 {
+                let r = self.reductions.of(depth, searched) - pv_node as i32 + !improving as i32;
+                r.clamp(0, depth - 2)
+            } else {
+                0
+            };
+            // Near the horizon, once a move has saved the node from mate, quiet moves late
+            // in the order or too far below alpha to matter are not searched.
+            if ply > 0 && !in_check && quiet && not_mated(best) && not_mated(alpha) {
+                let late = depth <= pruning::LATE_MOVE_DEPTH && searched >= pruning::late_move_count(depth, improving);
+                let reduced = depth - 1 - reduction;
+                let futile =
+                    reduced <= pruning::FUTILITY_DEPTH && eval + pruning::futility_margin(reduced.max(0)) <= alpha;
+                if late || futile {
+                    continue;
+                }
+            }
+            let child_state = self.evaluation.after(state, board, mv, &child);
             self.path[self.base + ply + 1] = Frame {
                 hash: child.hash(),
                 in_check: gives_check,
@@ -292,9 +339,6 @@ impl<E: Evaluation> AlphaBeta<E> {
             let value = if searched == 0 {
                 -self.search_node(&child, &child_state, new_depth, ply + 1, -beta, -alpha)
             } else {
-                let quiet = captured.is_none() && !gives_check && !frame.in_check && score < super::ordering::KILLER;
-                let reduction =
-                    if quiet && depth >= 3 && searched >= 3 { 1 + (depth >= 6 && searched >= 10) as i32 } else { 0 };
                 let mut value =
                     -self.search_node(&child, &child_state, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
                 if value > alpha && reduction > 0 {
@@ -315,9 +359,13 @@ impl<E: Evaluation> AlphaBeta<E> {
             }
             if cutoff {
                 if captured.is_none() {
-                    self.memory.cutoff(piece.index(), mv, ply, depth);
+                    self.memory.cutoff(piece.index(), mv, ply, depth, &quiets[..quiets_searched]);
                 }
                 break;
+            }
+            if captured.is_none() && quiets_searched < QUIETS_REMEMBERED {
+                quiets[quiets_searched] = (piece.index(), mv);
+                quiets_searched += 1;
             }
         }
         let bound = if best >= beta {
@@ -513,6 +561,17 @@ impl<E: Evaluation> AlphaBeta<E> {
     }
 }
 
+impl<E: Evaluation> AlphaBeta<E> {
+    /// Searches the root `depth` plies deep with no window.
+    fn full_window(&mut self, board: &Board, state: &E::State, depth: u32) -> i32 {
+        let value = self.search_node(board, state, depth as i32, 0, -INFINITY, INFINITY);
+        if self.excluded.is_empty() && !self.progress.clock.aborted {
+            self.last_value = Some(value);
+        }
+        value
+    }
+}
+
 impl<E: Evaluation> Deepening for AlphaBeta<E> {
     type Move = Move;
 
@@ -520,10 +579,36 @@ impl<E: Evaluation> Deepening for AlphaBeta<E> {
         &mut self.progress
     }
 
+    /// Searches a window around the last iteration's value first, widening it on the side
+    /// the value fell outside until the value lies within.
     fn iterate(&mut self, depth: u32) -> i32 {
         let board = self.root_board;
         let state = self.evaluation.state(&board);
-        self.search_node(&board, &state, depth as i32, 0, -INFINITY, INFINITY)
+        let centre = match self.last_value {
+            Some(value) if depth >= 5 && self.excluded.is_empty() && value.abs() < MATE - MAX_PLY as i32 => value,
+            _ => return self.full_window(&board, &state, depth),
+        };
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let value = self.search_node(&board, &state, depth as i32, 0, alpha, beta);
+            if self.progress.clock.aborted {
+                return value;
+            }
+            if value > alpha && value < beta {
+                self.last_value = Some(value);
+                return value;
+            }
+            delta *= 2;
+            if delta > 8 * ASPIRATION {
+                return self.full_window(&board, &state, depth);
+            }
+            if value <= alpha {
+                alpha = value - delta;
+            } else {
+                beta = value + delta;
+            }
+        }
     }
 
     fn more_lines(&mut self, depth: u32, best: Move) -> Vec<Line<Move>> {
