@@ -1,6 +1,6 @@
 //! The Xiangqi alpha-beta baseline: it finds the forced wins of
 //! `tests/data/xiangqi-mates-public.jsonl` (mate in 1–3, stalemate included, rulings by
-//! Fairy-Stockfish), never returns an illegal move, respects its limits, and judges
+//! Fairy-Stockfish), by depth and selectively, never returns an illegal move, respects its limits, and judges
 //! repetitions by the rules (a perpetual checker loses).
 
 mod common;
@@ -64,9 +64,7 @@ fn finds_every_forced_win_in_one_to_three_moves() {
         // stalemate) or an equally short one: exhaustive search decides.
         let shortest = (1..=case.mate_in as u32).find(|&m| forced_win(board, m)).expect("the reference win exists");
         searcher.clear();
-        // Two plies beyond the mate: the search prunes and reduces quiet moves near the
-        // horizon, and a key move that stalemates is quiet.
-        let depth = 2 * case.mate_in as u32 + 3;
+        let depth = 2 * case.mate_in as u32 + 1;
         let report = searcher.search(&game, &Limits::depth(depth), &mut |_| {});
         let best = report.best.expect("a move");
         let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
@@ -78,6 +76,25 @@ fn finds_every_forced_win_in_one_to_three_moves() {
     assert!(agrees_with_reference >= cases.len() - 5, "{agrees_with_reference} of {}", cases.len());
 }
 
+/// The selective search (limited by nodes, as by time) prunes quiet moves near the
+/// horizon and reduces late ones; it still finds each forced win, the shortest, and plays
+/// a move that forces it.
+#[test]
+fn the_selective_search_finds_every_forced_win() {
+    let cases: Vec<MateCase> = common::read_jsonl("xiangqi-mates-public.jsonl");
+    let mut searcher = AlphaBeta::new(16);
+    for case in &cases {
+        let game = Xiangqi::from_text(&case.fen).unwrap();
+        let board = game.board();
+        let shortest = (1..=case.mate_in as u32).find(|&m| forced_win(board, m)).expect("the reference win exists");
+        searcher.clear();
+        let report = searcher.search(&game, &Limits::nodes(200_000), &mut |_| {});
+        let best = report.best.expect("a move");
+        assert_eq!(report.score, Score::Mate(shortest as i32), "{}: {best}", case.fen);
+        assert!(wins_after(board, best, shortest), "{}: {best} does not win in {shortest}", case.fen);
+    }
+}
+
 #[test]
 fn the_mated_side_knows_it() {
     // After the winning move of each mate-in-1 case, the loser sees mate in 0 moves
@@ -86,7 +103,7 @@ fn the_mated_side_knows_it() {
     for case in cases.iter().filter(|c| c.mate_in == 2) {
         let mut game = Xiangqi::from_text(&case.fen).unwrap();
         game.play(game.parse_move(&case.winning_moves[0]).unwrap());
-        let report = search(&game, Limits::depth(6));
+        let report = search(&game, Limits::depth(4));
         assert_eq!(report.score, Score::Mate(-1), "{} after {}", case.fen, case.winning_moves[0]);
     }
 }

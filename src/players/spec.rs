@@ -1,7 +1,8 @@
 //! Players named by strings, as on the command line:
 //! - `random[:seed=N]` — a uniformly random legal move;
 //! - `alphabeta[:depth=N][,ms=N][,nodes=N][,hash=MB]` — the classical baseline
-//!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4;
+//!   (alpha-beta for Xiangqi, expectimax for Banqi); with no limit, depth 4 (a Xiangqi
+//!   search by depth alone searches every move; by time or nodes it prunes selectively);
 //! - `nnue[(depth=N,ms=N,nodes=N,hash=MB)][:FILE]` — alpha-beta with an NNUE evaluation
 //!   (Xiangqi; a net from `train` with an NNUE config, or the shipped one); with no limit,
 //!   a second a move;

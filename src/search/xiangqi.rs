@@ -1,8 +1,10 @@
 //! Alpha-beta for Xiangqi: iterative deepening with aspiration windows over a principal
 //! variation search with a transposition table, quiescence over captures (all moves when
-//! in check), check extension, null move, reverse futility, futility and late move
-//! pruning, logarithmic late move reductions, and move ordering by hash move, MVV-LVA,
-//! killers and history. The inner search copy-makes [`Board`]s and keeps its own path of hashes;
+//! in check), check extension, null move, late move reductions, and move ordering by hash
+//! move, MVV-LVA, killers and history. A search limited by time or nodes (or by nothing)
+//! is selective as well: reverse futility, futility and late move pruning, and deeper,
+//! logarithmic reductions. A search limited by depth alone is not: `depth=N` is the same
+//! fixed opponent it has always been (the ladders' baselines, exact mates within depth). The inner search copy-makes [`Board`]s and keeps its own path of hashes;
 //! a position repeated along the path (or since the last capture of the game) is judged
 //! by the rules in force — under the Asian rules a side that checked with every move of
 //! the cycle loses, and a cycle without checks is replayed through [`Xiangqi`] to apply
@@ -47,6 +49,8 @@ pub struct AlphaBeta<E: Evaluation = PieceSquares> {
     tt: Table,
     memory: Memory,
     reductions: Reductions,
+    /// Whether this search prunes selectively (limited by time or nodes, not depth).
+    selective: bool,
     /// The static evaluation of the node at each ply of the current line (`NO_EVAL` in check).
     evals: Vec<i32>,
     /// The value of the last finished iteration, the centre of the next one's window.
@@ -105,6 +109,7 @@ impl<E: Evaluation> AlphaBeta<E> {
             tt: Table::new(hash_mb),
             memory: Memory::new(),
             reductions: Reductions::new(),
+            selective: false,
             evals: vec![NO_EVAL; MAX_PLY + 2],
             last_value: None,
             verdicts: vec![(0, 0); VERDICT_SLOTS],
@@ -154,6 +159,7 @@ impl<E: Evaluation> AlphaBeta<E> {
         self.tt.new_search();
         self.memory.new_search();
         self.last_value = None;
+        self.selective = limits.depth.is_none();
         self.prepare_path(game);
         self.root_board = *game.board();
         let root_moves = Picker::legal(&self.root_board);
@@ -250,7 +256,8 @@ impl<E: Evaluation> AlphaBeta<E> {
         let not_mated = |value: i32| value.abs() < MATE - MAX_PLY as i32;
         // Reverse futility: far enough above beta, near the horizon, a search would
         // confirm the cutoff.
-        if !pv_node
+        if self.selective
+            && !pv_node
             && ply > 0
             && !in_check
             && depth <= pruning::REVERSE_FUTILITY_DEPTH
@@ -309,15 +316,17 @@ impl<E: Evaluation> AlphaBeta<E> {
             let captured = child.play(mv);
             let gives_check = child.in_check(child.side_to_move());
             let quiet = captured.is_none() && !gives_check && score < KILLER;
-            let reduction = if quiet && depth >= 3 && searched >= 1 {
-                let r = self.reductions.of(depth, searched) - pv_node as i32 + !improving as i32;
-                r.clamp(0, depth - 2)
-            } else {
-                0
+            let reduction = match (quiet && depth >= 3, self.selective) {
+                (true, true) if searched >= 1 => {
+                    let r = self.reductions.of(depth, searched) - pv_node as i32 + !improving as i32;
+                    r.clamp(0, depth - 2)
+                }
+                (true, false) if searched >= 3 && !in_check => 1 + (depth >= 6 && searched >= 10) as i32,
+                _ => 0,
             };
             // Near the horizon, once a move has saved the node from mate, quiet moves late
             // in the order or too far below alpha to matter are not searched.
-            if ply > 0 && !in_check && quiet && not_mated(best) && not_mated(alpha) {
+            if self.selective && ply > 0 && !in_check && quiet && not_mated(best) && not_mated(alpha) {
                 let late = depth <= pruning::LATE_MOVE_DEPTH && searched >= pruning::late_move_count(depth, improving);
                 let reduced = depth - 1 - reduction;
                 let futile =
