@@ -7,6 +7,7 @@
 use super::features::View;
 use super::net::Nnue;
 use super::shape::L1;
+use super::widened::widened;
 use crate::game::xiangqi::{Board, Color, Kind, Move};
 
 /// The first layer's sums of both sides' views (indexed by [`Color::index`]).
@@ -67,32 +68,7 @@ impl Accumulator {
     /// AVX2 where the CPU has them (the same sums, in wider registers).
     #[inline]
     pub fn after(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512bw") {
-                // SAFETY: the CPU has the features the function is compiled for.
-                return unsafe { self.after_avx512(net, board, mv, child) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: as above.
-                return unsafe { self.after_avx2(net, board, mv, child) };
-            }
-        }
-        self.after_plain(net, board, mv, child)
-    }
-
-    /// [`Self::after`] compiled for AVX-512.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn after_avx512(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
-        self.after_plain(net, board, mv, child)
-    }
-
-    /// [`Self::after`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn after_avx2(&self, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator {
-        self.after_plain(net, board, mv, child)
+        after_widened(self, net, board, mv, child)
     }
 
     /// [`Self::after`] for any CPU (inlined into the wider versions).
@@ -122,6 +98,12 @@ impl Accumulator {
         }
         next
     }
+}
+
+widened! {
+    /// [`Accumulator::after`], as wide as the CPU allows.
+    fn after_widened(accumulator: &Accumulator, net: &Nnue, board: &Board, mv: Move, child: &Board) -> Accumulator
+        = Accumulator::after_plain;
 }
 
 /// `sums += row`.

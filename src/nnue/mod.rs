@@ -18,6 +18,8 @@ pub mod shape;
 pub mod shipped;
 pub mod train;
 
+mod widened;
+
 pub use accumulator::Accumulator;
 pub use evaluation::NnueEvaluation;
 pub use float_net::FloatNet;

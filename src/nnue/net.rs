@@ -10,6 +10,7 @@
 use super::dense::{DenseWeights, OUTPUTS};
 use super::float_net::FloatNet;
 use super::shape::{CENTIPAWNS_PER_UNIT, L1, L2, L3};
+use super::widened::widened;
 
 /// The first layer's quantization: float × this.
 pub const FEATURE_SCALE: f32 = 127.0;
@@ -103,20 +104,7 @@ impl Nnue {
     /// the logit of the side to move's expected score.
     pub fn output(&self, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> f32 {
         let mut input = [0u8; 2 * L1];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512bw") {
-                // SAFETY: the CPU has the features the function is compiled for.
-                unsafe { clip_both_avx512(ours, theirs, &mut input) };
-                return self.output_of(&input, psqt);
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: as above.
-                unsafe { clip_both_avx2(ours, theirs, &mut input) };
-                return self.output_of(&input, psqt);
-            }
-        }
-        clip_both(ours, theirs, &mut input);
+        clip_both_widened(ours, theirs, &mut input);
         self.output_of(&input, psqt)
     }
 
@@ -144,18 +132,9 @@ fn clip_both(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
     clip(theirs, second);
 }
 
-/// [`clip_both`] compiled for AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn clip_both_avx512(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
-    clip_both(ours, theirs, input)
-}
-
-/// [`clip_both`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn clip_both_avx2(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
-    clip_both(ours, theirs, input)
+widened! {
+    /// [`clip_both`], as wide as the CPU allows.
+    fn clip_both_widened(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) = clip_both;
 }
 
 /// The first layer's clipped ReLU: each sum clamped to 0–127.
