@@ -50,6 +50,15 @@ fn an_engine_that_never_answers_loses() {
     misbehaving_engine_loses("silent.sh", "no move within");
 }
 
+/// An engine restarted after it lost on time is greeted in the protocol it answered before,
+/// however slowly it answers now: greeted in both, Fairy-Stockfish switches to UCCI.
+#[test]
+fn a_restarted_engine_is_greeted_in_its_own_protocol() {
+    let marker = std::env::temp_dir().join(format!("slow-restart-{}", std::process::id()));
+    misbehaving_engine_loses("slow-restart.sh", "no move within");
+    let _ = std::fs::remove_file(marker);
+}
+
 #[test]
 fn an_engine_that_talks_garbage_loses() {
     misbehaving_engine_loses("garbage.sh", "illegal move `z9z0`");

@@ -102,7 +102,14 @@ impl ExternalEngine {
         for hellos in attempts {
             let mut running = self.spawn()?;
             match self.handshake(&mut running, hellos) {
-                Ok(()) => return Ok(running),
+                Ok(true) => return Ok(running),
+                Ok(false) => {
+                    // Slow to answer `uci`, it was greeted with `ucci` as well, and may yet
+                    // switch to it (Fairy-Stockfish does): started again, greeted once.
+                    let mut again = self.spawn()?;
+                    self.handshake(&mut again, &[running.protocol])?;
+                    return Ok(again);
+                }
                 Err(error @ PlayerError::Crashed(_)) => last_error = Some(error),
                 Err(error) => {
                     last_error = Some(error);
@@ -126,11 +133,14 @@ impl ExternalEngine {
     }
 
     /// Says each hello in turn until the engine acknowledges one (`uciok` or `ucciok`,
-    /// whichever comes), then sets the configured options and waits for `readyok`.
-    fn handshake(&mut self, running: &mut Running, hellos: &[Protocol]) -> Result<(), PlayerError> {
+    /// whichever comes), then sets the configured options and waits for `readyok`. Returns
+    /// false when the engine acknowledged an earlier hello than the last one it was told.
+    fn handshake(&mut self, running: &mut Running, hellos: &[Protocol]) -> Result<bool, PlayerError> {
         let mut seen = Vec::new();
+        let mut said = Protocol::Detect;
         for (i, &protocol) in hellos.iter().enumerate() {
             running.send(if protocol == Protocol::Ucci { "ucci" } else { "uci" })?;
+            said = protocol;
             let wait = if i + 1 < hellos.len() { DETECT } else { HANDSHAKE };
             match running.wait_for(|line| matches!(line.trim(), "uciok" | "ucciok"), wait, None) {
                 Ok(lines) => {
@@ -160,7 +170,7 @@ impl ExternalEngine {
         }
         running.send("isready")?;
         running.wait_for(|line| line.trim() == "readyok", HANDSHAKE, None)?;
-        Ok(())
+        Ok(running.protocol == said)
     }
 
     /// The `go` command for `limits`.
