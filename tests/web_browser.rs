@@ -223,6 +223,11 @@ async fn engine_reply(page: &Page<'_>, base: &str) {
     page.click(".actions .hint").await;
     page.wait_for("the hint's arrow", "!!document.querySelector('.arrow.hint')").await;
     page.screenshot("engine-desktop").await;
+    // On a phone the game against an engine (its row of actions the longest) fits across.
+    page.set_viewport(SMALL_PHONE.0, SMALL_PHONE.1).await;
+    page.wait_for("no sideways scrolling", "document.documentElement.scrollWidth <= window.innerWidth").await;
+    page.screenshot("engine-phone").await;
+    page.set_viewport(1366, 768).await;
     page.click(".actions .resign").await;
     page.wait_for("the resign button asking", "!!document.querySelector('.actions .resign[data-confirming]')").await;
     page.click(".actions .resign").await;
