@@ -4,7 +4,7 @@
 //! failing both (no time for even depth 1) the first legal move.
 
 use super::clock::Clock;
-use super::{Limits, Line, Report, Score, MATE, MAX_PLY};
+use super::{is_mate_value, Limits, Line, Report, Score, MATE, MAX_PLY};
 
 /// The triangular table of principal variations: row `ply` holds the best line found
 /// from the node at `ply`.
@@ -195,7 +195,7 @@ pub(crate) fn deepen<S: Deepening>(
         on_iteration(&report);
         last = Some(report);
         // A forced result found well within this depth will not change.
-        if value.abs() >= MATE - MAX_PLY as i32 && (MATE - value.abs()) + 2 <= depth as i32 {
+        if is_mate_value(value) && (MATE - value.abs()) + 2 <= depth as i32 {
             break;
         }
         depth += 1;

@@ -72,7 +72,7 @@ impl Score {
     /// The score of an internal value: values within [`MAX_PLY`] of [`MATE`] are wins or
     /// losses at that distance in plies.
     pub(crate) fn from_value(value: i32) -> Score {
-        if value.abs() >= MATE - MAX_PLY as i32 {
+        if is_mate_value(value) {
             let plies = MATE - value.abs();
             let moves = (plies + 1) / 2;
             Score::Mate(if value > 0 { moves } else { -moves })
@@ -160,6 +160,13 @@ pub(crate) const MATE: i32 = 30_000;
 pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration when no depth limit is given.
 pub(crate) const MAX_DEPTH: u32 = 100;
+
+/// Whether `value` is a win or a loss in moves (within [`MAX_PLY`] of [`MATE`]), not an
+/// evaluation.
+#[inline]
+pub(crate) fn is_mate_value(value: i32) -> bool {
+    value.abs() >= MATE - MAX_PLY as i32
+}
 
 /// A value `ply` plies below the root converted for the transposition table, which
 /// stores wins and losses as distances from the node, not from the root.

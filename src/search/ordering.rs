@@ -14,7 +14,7 @@ pub(crate) const HASH_MOVE: i32 = 1 << 30;
 pub(crate) const CAPTURE: i32 = 1 << 24;
 /// Then the two killers of the ply.
 pub(crate) const KILLER: i32 = 1 << 22;
-/// History scores stay below this, so killers come first.
+/// History scores stay within ± this, so killers come first.
 const HISTORY_MAX: i32 = 1 << 20;
 
 /// Moves of one node with their ordering scores, handed out best first.

@@ -4,8 +4,9 @@
 //! move, MVV-LVA, killers and history. A search limited by time or nodes (or by nothing)
 //! is selective as well: reverse futility, futility and late move pruning, and deeper,
 //! logarithmic reductions. A search limited by depth alone is not: `depth=N` is the same
-//! fixed opponent it has always been (the ladders' baselines, exact mates within depth). The inner search copy-makes [`Board`]s and keeps its own path of hashes;
-//! a position repeated along the path (or since the last capture of the game) is judged
+//! fixed opponent it has always been (the ladders' baselines, exact mates within depth).
+//! The inner search copy-makes [`Board`]s and keeps its own path of hashes; a position
+//! repeated along the path (or since the last capture of the game) is judged
 //! by the rules in force — under the Asian rules a side that checked with every move of
 //! the cycle loses, and a cycle without checks is replayed through [`Xiangqi`] to apply
 //! the chase rule (each cycle once, then remembered).
@@ -16,7 +17,7 @@ use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE, KILLER};
 use super::pruning::{self, Reductions};
 use super::tt::{decode_move, encode_move, Bound, Table};
 use super::xiangqi_eval::material;
-use super::{value_from_tt, value_to_tt, Limits, Line, Report, Score, MATE, MAX_PLY};
+use super::{is_mate_value, value_from_tt, value_to_tt, Limits, Line, Report, Score, MATE, MAX_PLY};
 use crate::game::xiangqi::{fen, Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
 use crate::game::{Game, Status};
 
@@ -249,11 +250,14 @@ impl<E: Evaluation> AlphaBeta<E> {
             }
         }
         let in_check = frame.in_check;
-        let eval = if in_check { NO_EVAL } else { self.evaluation.value(state, board) };
+        let null_move = !pv_node && ply > 0 && depth >= 3 && !in_check && !frame.null;
+        // The static evaluation, read only where pruning or the null move needs it.
+        let eval =
+            if in_check || !(self.selective || null_move) { NO_EVAL } else { self.evaluation.value(state, board) };
         self.evals[ply] = eval;
         // The side to move stands better than two plies ago: pruning may trust it more.
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let not_mated = |value: i32| value.abs() < MATE - MAX_PLY as i32;
+        let not_mated = |value: i32| !is_mate_value(value);
         // Reverse futility: far enough above beta, near the horizon, a search would
         // confirm the cutoff.
         if self.selective
@@ -269,7 +273,7 @@ impl<E: Evaluation> AlphaBeta<E> {
         // Null move: if passing still leaves the side to move above beta, a real move
         // will too. Not in check, not twice in a row, and not with only advisors,
         // elephants and soldiers left, where passing may be the only good move.
-        if !pv_node && ply > 0 && depth >= 3 && !in_check && !frame.null && has_attackers(board, side) && eval >= beta {
+        if null_move && eval >= beta && has_attackers(board, side) {
             let child = board.passed();
             self.path[self.base + ply + 1] =
                 Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
@@ -570,17 +574,6 @@ impl<E: Evaluation> AlphaBeta<E> {
     }
 }
 
-impl<E: Evaluation> AlphaBeta<E> {
-    /// Searches the root `depth` plies deep with no window.
-    fn full_window(&mut self, board: &Board, state: &E::State, depth: u32) -> i32 {
-        let value = self.search_node(board, state, depth as i32, 0, -INFINITY, INFINITY);
-        if self.excluded.is_empty() && !self.progress.clock.aborted {
-            self.last_value = Some(value);
-        }
-        value
-    }
-}
-
 impl<E: Evaluation> Deepening for AlphaBeta<E> {
     type Move = Move;
 
@@ -588,36 +581,36 @@ impl<E: Evaluation> Deepening for AlphaBeta<E> {
         &mut self.progress
     }
 
-    /// Searches a window around the last iteration's value first, widening it on the side
-    /// the value fell outside until the value lies within.
+    /// From depth 5, searches a window around the last iteration's value first, widening
+    /// it on the side the value fell outside (at last to no window) until the value lies
+    /// within.
     fn iterate(&mut self, depth: u32) -> i32 {
         let board = self.root_board;
         let state = self.evaluation.state(&board);
-        let centre = match self.last_value {
-            Some(value) if depth >= 5 && self.excluded.is_empty() && value.abs() < MATE - MAX_PLY as i32 => value,
-            _ => return self.full_window(&board, &state, depth),
-        };
+        // The further lines of MultiPV search without the best move: no window of its value.
+        let whole_root = self.excluded.is_empty();
+        let centre = self.last_value.filter(|&value| whole_root && depth >= 5 && !is_mate_value(value));
         let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = (centre - delta, centre + delta);
-        loop {
+        let (mut alpha, mut beta) = centre.map_or((-INFINITY, INFINITY), |centre| (centre - delta, centre + delta));
+        let value = loop {
             let value = self.search_node(&board, &state, depth as i32, 0, alpha, beta);
-            if self.progress.clock.aborted {
-                return value;
-            }
-            if value > alpha && value < beta {
-                self.last_value = Some(value);
-                return value;
+            let whole_window = alpha == -INFINITY && beta == INFINITY;
+            if self.progress.clock.aborted || whole_window || (value > alpha && value < beta) {
+                break value;
             }
             delta *= 2;
             if delta > 8 * ASPIRATION {
-                return self.full_window(&board, &state, depth);
-            }
-            if value <= alpha {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            } else if value <= alpha {
                 alpha = value - delta;
             } else {
                 beta = value + delta;
             }
+        };
+        if whole_root && !self.progress.clock.aborted {
+            self.last_value = Some(value);
         }
+        value
     }
 
     fn more_lines(&mut self, depth: u32, best: Move) -> Vec<Line<Move>> {
