@@ -341,7 +341,9 @@ fn driver_plays_whole_games_with_one_evaluator_call_per_round() {
         let evaluator = Counting { inner: UniformEvaluator::with_rollouts(9, 3), calls: 0, positions: 0 };
         let config = SearchConfig { cheap_simulations: Some(10), root, ..SearchConfig::training() };
         let config = SearchConfig { simulations: 64, batch_size: 16, ..config };
-        let mut driver = Driver::new(config, evaluator, 8, 11, |_| TicTacToe::start());
+        // Sixteen games at once: in a game this small the solver soon proves the
+        // positions, and a descent reaching a proven one while leaves wait is a collision.
+        let mut driver = Driver::new(config, evaluator, 16, 11, |_| TicTacToe::start());
         driver.limit_games(20);
         let (mut moves, mut games, mut full) = (0, Vec::new(), 0);
         driver.run(&mut |event| match event {

@@ -332,3 +332,63 @@ fn the_bootstrap_counts_settled_material_when_the_config_says_so() {
     let expected = MaterialEvaluator::default().value_of(9.0);
     assert!((settled - expected).abs() < 1e-4, "{settled} against {expected}");
 }
+
+/// Whether `winner` wins `game` within `plies` plies whatever the other side plays: by
+/// brute force over the legal moves, the rules alone.
+fn forced_win(game: &Xiangqi, winner: xiangqi_zero::game::Player, plies: u32) -> bool {
+    if let Status::Over { winner: result, .. } = game.status() {
+        return result == Some(winner);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let wins = |&mv: &_| {
+        let mut next = game.clone();
+        next.play(mv);
+        forced_win(&next, winner, plies - 1)
+    };
+    if game.to_move() == winner {
+        moves.iter().any(wins)
+    } else {
+        moves.iter().all(wins)
+    }
+}
+
+/// The MCTS-solver: the search proves the public mates in two or three won for their
+/// mover (the root's value exactly 1: every visit counted as the win it leads to) and
+/// plays a move that wins within the plies the proof says (checked by brute force over
+/// the rules); after that move the defender's position is proven lost (−1).
+#[test]
+fn the_solver_proves_short_mates_and_their_losses() {
+    let mates: Vec<Mate> = common::read_jsonl::<Mate>("xiangqi-mates-public.jsonl")
+        .into_iter()
+        .filter(|m| (2..=3).contains(&m.mate_in))
+        .collect();
+    assert_eq!(mates.len(), 35);
+    let search = |game: &Xiangqi| {
+        let config = SearchConfig { simulations: 4000, ..SearchConfig::default() };
+        let mut search = Search::new(game.clone(), config, 1);
+        let result = search.run(&mut MaterialEvaluator::default(), &Budget::simulations(4000));
+        search.validate().unwrap();
+        let chosen = search.choose_move(game.plies_played()).unwrap();
+        (result, chosen)
+    };
+    let mut proven = 0;
+    for mate in &mates {
+        let mut game = Xiangqi::from_text(&mate.fen).unwrap();
+        let (result, chosen) = search(&game);
+        let Some(plies) = result.proven_end else { continue };
+        proven += 1;
+        assert!(plies > 0, "{}: proven lost for the winner", mate.fen);
+        assert_eq!(result.value, 1.0, "{}", mate.fen);
+        let winner = game.to_move();
+        game.play(chosen);
+        assert!(forced_win(&game, winner, plies as u32 - 1), "{}: {chosen} does not win in {plies} plies", mate.fen);
+        let (defence, _) = search(&game);
+        assert!(defence.proven_end.is_some_and(|plies| plies < 0), "{} after {chosen}", mate.fen);
+        assert_eq!(defence.value, -1.0, "{} after {chosen}", mate.fen);
+    }
+    assert!(proven >= 33, "{proven} of 35 proven");
+}

@@ -36,7 +36,7 @@ pub use driver::{Driver, Ending, Event, GameOver, MoveRecord};
 pub use evaluator::{Batch, Evaluator, Wdl};
 pub use guided::Guided;
 pub use material::{Material, MaterialEvaluator};
-pub use node::{Edge, Node, NodeKind};
+pub use node::{Edge, Node, NodeKind, Proof};
 pub(crate) use play_settings::non_negative;
 pub use play_settings::PlaySettings;
 pub use search::{Budget, Search};

@@ -33,6 +33,68 @@ pub enum NodeKind {
     Terminal,
 }
 
+/// What the search has proven of a node's position under best play (the MCTS-solver of
+/// Winands et al., 2008): its end by the rules, a mate in one, or every line below it
+/// settled.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proof {
+    /// Not proven.
+    Open,
+    /// `winner` wins, the game ending within `plies` plies (0: it is over here).
+    Win { winner: Player, plies: u16 },
+    /// A draw.
+    Draw,
+}
+
+impl Proof {
+    /// The game's end here, won by `winner` (`None`: a draw).
+    pub fn of_result(winner: Option<Player>) -> Proof {
+        winner.map_or(Proof::Draw, |winner| Proof::Win { winner, plies: 0 })
+    }
+
+    /// The same result one ply further from the end (the parent's, reached through it).
+    pub fn one_ply_before(self) -> Proof {
+        match self {
+            Proof::Win { winner, plies } => Proof::Win { winner, plies: plies.saturating_add(1) },
+            other => other,
+        }
+    }
+
+    /// The proven value from `First`'s view (`None` when open).
+    pub fn value(self) -> Option<f32> {
+        match self {
+            Proof::Open => None,
+            Proof::Win { winner, .. } => Some(sign(winner)),
+            Proof::Draw => Some(0.0),
+        }
+    }
+
+    /// The proven value from `player`'s view (`None` when open).
+    pub fn value_for(self, player: Player) -> Option<f32> {
+        self.value().map(|v| sign(player) * v)
+    }
+
+    /// Whether it is proven lost for `player`.
+    pub fn is_loss_for(self, player: Player) -> bool {
+        matches!(self, Proof::Win { winner, .. } if winner != player)
+    }
+
+    /// Whether it is proven won for `player`.
+    pub fn is_win_for(self, player: Player) -> bool {
+        matches!(self, Proof::Win { winner, .. } if winner == player)
+    }
+
+    /// How much `player` wants it: the shortest win most, the longest loss before the
+    /// other losses, an open or drawn position between.
+    pub fn preference(self, player: Player) -> i32 {
+        match self {
+            Proof::Win { winner, plies } if winner == player => i32::from(u16::MAX) + 1 - i32::from(plies),
+            Proof::Win { plies, .. } => -i32::from(u16::MAX) - 1 + i32::from(plies),
+            _ => 0,
+        }
+    }
+}
+
 /// A node of the arena: 48 bytes or so, no heap memory of its own.
 #[derive(Clone, Copy, Debug)]
 pub struct Node<M, O> {
@@ -56,6 +118,8 @@ pub struct Node<M, O> {
     pub children: u16,
     /// What the node is.
     pub kind: NodeKind,
+    /// The result the search has proven for this position, if any.
+    pub proof: Proof,
     /// The player to move at a decision node.
     pub mover: Player,
     /// A terminal node's result is a draw.
@@ -77,6 +141,7 @@ impl<M, O> Node<M, O> {
             in_flight: 0,
             children: 0,
             kind: NodeKind::New,
+            proof: Proof::Open,
             mover: Player::First,
             draw: false,
             edge,

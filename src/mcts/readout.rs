@@ -8,7 +8,7 @@ use rand::Rng;
 use super::config::RootSelection;
 use super::evaluator::Wdl;
 use super::gumbel;
-use super::node::{Edge, Node, NodeKind};
+use super::node::{Edge, Node, NodeKind, Proof};
 use super::search::Search;
 use super::search_result::{MoveStats, SearchResult};
 use super::select;
@@ -63,11 +63,15 @@ fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
         full: search.full,
         pv: principal_variation(search),
         depth: search.max_depth(),
+        proven_end: match root.proof {
+            Proof::Win { winner, plies } => Some(if winner == mover { plies as i32 } else { -(plies as i32) }),
+            _ => None,
+        },
     }
 }
 
-/// The child of decision node `node` with the most visits (ties: the better Q for the
-/// mover, then the larger prior).
+/// The best child of decision node `node`: the shortest proven win, else the most
+/// visited (ties: the better Q for the mover, then the larger prior), proven losses last.
 fn most_visited<M: Copy, O: Copy>(tree: &super::tree::Tree<M, O>, node: usize) -> Option<usize> {
     if tree[node].kind != NodeKind::Decision {
         return None;
@@ -76,9 +80,10 @@ fn most_visited<M: Copy, O: Copy>(tree: &super::tree::Tree<M, O>, node: usize) -
     tree.children(node).iter().enumerate().max_by(|(_, a), (_, b)| by_visits(a, b, mover)).map(|(i, _)| i)
 }
 
-/// How two children of a node rank for `mover`: by visits, then Q, then prior.
+/// How two children of a node rank for `mover`: proven wins first (the shortest first)
+/// and proven losses last (the longest first), then by visits, Q and prior.
 fn by_visits<M, O>(a: &Node<M, O>, b: &Node<M, O>, mover: Player) -> std::cmp::Ordering {
-    let key = |c: &Node<M, O>| (c.visits, c.q(mover).unwrap_or(-2.0), c.prior);
+    let key = |c: &Node<M, O>| (c.proof.preference(mover), c.visits, c.q(mover).unwrap_or(-2.0), c.prior);
     key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)
 }
 
@@ -216,7 +221,9 @@ impl<G: Game> Search<G> {
             }
             RootSelection::Puct => {
                 let temperature = self.config.temperature_at(ply);
-                if temperature < 1e-3 {
+                // A proven result is played out as the proof says (the shortest win, the
+                // longest loss), whatever the temperature.
+                if temperature < 1e-3 || self.tree[ROOT].proof != Proof::Open {
                     most_visited(&self.tree, ROOT)?
                 } else {
                     let target = policy_target(self);
@@ -225,15 +232,10 @@ impl<G: Game> Search<G> {
                         .iter()
                         .map(|&t| if t > 0.0 { ((t / top) as f64).powf(1.0 / temperature as f64) } else { 0.0 })
                         .collect();
-                    // Never draw a move the search has seen end the game in a loss (a
-                    // repetition under `repeater-loses`, say) while another move is there.
+                    // Never draw a move the search has proven lost (a repetition under
+                    // `repeater-loses`, say) while another move is there.
                     let mover = self.tree[ROOT].mover;
-                    let lost: Vec<bool> = self
-                        .tree
-                        .children(ROOT)
-                        .iter()
-                        .map(|c| c.kind == NodeKind::Terminal && c.q(mover).is_some_and(|q| q <= -0.999))
-                        .collect();
+                    let lost: Vec<bool> = self.tree.children(ROOT).iter().map(|c| c.proof.is_loss_for(mover)).collect();
                     if weights.iter().zip(&lost).any(|(&w, &lost)| w > 0.0 && !lost) {
                         weights.iter_mut().zip(&lost).filter(|(_, &lost)| lost).for_each(|(w, _)| *w = 0.0);
                     }

@@ -21,7 +21,7 @@ use rand::SeedableRng;
 use super::config::{RootSelection, SearchConfig};
 use super::evaluator::{Batch, Evaluator, Wdl};
 use super::gumbel;
-use super::node::{Edge, NodeKind};
+use super::node::{Edge, NodeKind, Proof};
 use super::root::RootState;
 use super::search_result::SearchResult;
 use super::select;
@@ -327,6 +327,20 @@ impl<G: Game> Search<G> {
         loop {
             self.path.push(node as u32);
             self.tree[node].in_flight += 1;
+            if let (true, Some(value)) = (node != ROOT, self.tree[node].proof.value()) {
+                // A proven position (the game's end among them) is not searched again: the
+                // simulation backs up its result. Revisiting it while leaves wait for the
+                // evaluator would be chosen only because virtual loss hides the waiting
+                // moves: a move that loses at once would soak up the whole budget (and the
+                // policy target). It counts as a collision instead, and is visited again
+                // after the batch.
+                if !self.pending.is_empty() {
+                    self.undo_descent();
+                    return Descent::Collision;
+                }
+                self.finish_simulation(value, if value == 0.0 { 1.0 } else { 0.0 });
+                return Descent::Terminal;
+            }
             let child = match self.tree[node].kind {
                 NodeKind::Decision => match self.select_move(node) {
                     Some(child) => child,
@@ -336,19 +350,7 @@ impl<G: Game> Search<G> {
                     }
                 },
                 NodeKind::Chance => select::chance(&self.tree, node),
-                // Revisiting a known end while leaves wait for the evaluator would be
-                // chosen only because virtual loss hides the waiting moves: a move that
-                // loses at once would soak up the whole budget (and the policy target).
-                // It counts as a collision instead, and is visited again after the batch.
-                NodeKind::Terminal if !self.pending.is_empty() => {
-                    self.undo_descent();
-                    return Descent::Collision;
-                }
-                NodeKind::Terminal => {
-                    let (raw, draw) = (self.tree[node].raw, self.tree[node].draw);
-                    self.finish_simulation(raw, if draw { 1.0 } else { 0.0 });
-                    return Descent::Terminal;
-                }
+                NodeKind::Terminal => unreachable!("the game's end is proven, and the root's is never descended"),
                 NodeKind::Pending => {
                     self.undo_descent();
                     return Descent::Collision;
@@ -373,6 +375,7 @@ impl<G: Game> Search<G> {
                 leaf.kind = NodeKind::Terminal;
                 leaf.raw = raw;
                 leaf.draw = winner.is_none();
+                leaf.proof = Proof::of_result(winner);
                 self.finish_simulation(raw, if winner.is_none() { 1.0 } else { 0.0 });
                 return Descent::Terminal;
             }
@@ -480,6 +483,9 @@ impl<G: Game> Search<G> {
             let n = &mut self.tree[node];
             n.kind = NodeKind::Decision;
             n.raw = wdl.value();
+            if leaf.winning_move.is_some() {
+                n.proof = Proof::Win { winner: n.mover, plies: 1 };
+            }
             self.backup(&paths[leaf.path.0 as usize..leaf.path.1 as usize], wdl.value(), wdl.draw);
             // The root's own evaluation is not one of the search's simulations (as in
             // `mctx`): Sequential Halving shares them among the root's children.
@@ -494,14 +500,32 @@ impl<G: Game> Search<G> {
     }
 
     /// Adds a simulation's value (from `First`'s view) and draw probability to the nodes
-    /// of `path`, ending each one's visit in flight.
+    /// of `path`, ending each one's visit in flight (a proven node adds its result in
+    /// their place, and so do the nodes above it); then proves what the simulation's end
+    /// settles above it.
     fn backup(&mut self, path: &[u32], value: f32, draw: f32) {
-        let (mut dw, mut dd) = (value as f64, draw as f64);
+        self.add_along(path, value as f64, draw as f64, true);
+        self.prove_up(path);
+    }
+
+    /// Adds `dw` and `dd` to the sums of the nodes of `path`, from its end up, as one
+    /// more visit of each (`visit`) or as a correction of the visits they have (stopping
+    /// at a proven node, whose sums are exact). A chance node passes on the change of
+    /// its expectation.
+    fn add_along(&mut self, path: &[u32], mut dw: f64, mut dd: f64, visit: bool) {
         for &i in path.iter().rev() {
             let i = i as usize;
             let node = &mut self.tree[i];
-            node.in_flight -= 1;
-            node.visits += 1;
+            if let Some(exact) = node.proof.value() {
+                if !visit {
+                    return;
+                }
+                (dw, dd) = (exact as f64, if exact == 0.0 { 1.0 } else { 0.0 });
+            }
+            if visit {
+                node.in_flight -= 1;
+                node.visits += 1;
+            }
             if node.kind != NodeKind::Chance {
                 node.w += dw;
                 node.d += dd;
@@ -525,5 +549,45 @@ impl<G: Game> Search<G> {
             node.w = w;
             node.d = dsum;
         }
+    }
+
+    /// The MCTS-solver's step up `path` once its end is proven: a decision node is won for
+    /// its mover as soon as one child is, and settled at its best child's result (the
+    /// longest loss among losses) once every child is proven. A newly proven node's sums are made exact (as if every visit
+    /// had backed up its result), and the change is carried to the nodes above.
+    fn prove_up(&mut self, path: &[u32]) {
+        let Some(&end) = path.last() else { return };
+        if self.tree[end as usize].proof == Proof::Open {
+            return;
+        }
+        for k in (0..path.len() - 1).rev() {
+            let i = path[k] as usize;
+            if self.tree[i].proof != Proof::Open {
+                return;
+            }
+            let Some(proof) = self.settled(i) else { return };
+            let exact = proof.value().expect("settled") as f64;
+            let node = &mut self.tree[i];
+            let visits = node.visits as f64;
+            let dw = visits * exact - node.w;
+            let dd = if exact == 0.0 { visits } else { 0.0 } - node.d;
+            node.w += dw;
+            node.d += dd;
+            node.proof = proof;
+            self.add_along(&path[..k], dw, dd, false);
+        }
+    }
+
+    /// What the children of decision node `i` prove of it, if anything.
+    fn settled(&self, i: usize) -> Option<Proof> {
+        let node = &self.tree[i];
+        if node.kind != NodeKind::Decision {
+            return None;
+        }
+        let mover = node.mover;
+        let children = self.tree.children(i);
+        let best = children.iter().map(|c| c.proof).max_by_key(|proof| proof.preference(mover))?;
+        let settled = best.is_win_for(mover) || children.iter().all(|c| c.proof != Proof::Open);
+        settled.then(|| best.one_ply_before())
     }
 }

@@ -42,6 +42,9 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// The deepest descent, in plies and chance draws.
     pub depth: u32,
+    /// The root proven won (`+plies`) or lost (`−plies`) for the mover, the game ending
+    /// within that many plies (the MCTS-solver).
+    pub proven_end: Option<i32>,
 }
 
 impl<M: Copy> SearchResult<M> {

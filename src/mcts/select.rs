@@ -2,7 +2,7 @@
 //! decision nodes, and the deterministic low-variance rule at chance nodes.
 
 use super::config::SearchConfig;
-use super::node::{sign, NodeKind};
+use super::node::sign;
 use super::tree::Tree;
 
 /// PUCT's exploration constant at a node whose children have `visits` visits in all.
@@ -18,11 +18,11 @@ pub fn c_puct(config: &SearchConfig, visits: f32) -> f32 {
 /// The child of decision node `node` maximizing `Q + c·P·√N / (1 + n)`, where visits in
 /// flight count as visits that lost `virtual_loss`, and an unvisited child is valued at
 /// the parent's Q less `fpu_reduction · √(prior mass visited)`. With `forced_k`, a child
-/// below its forced playouts `√(k·P·N)` is taken first (KataGo). A child seen to end the
-/// game in the mover's loss is never taken again while another child is left (the
-/// one-ply case of an MCTS solver): however high its prior, its visits would only drag
-/// the parent's value, the first-play urgency and the policy target towards a known
-/// loss. Returns the child's position among the children.
+/// below its forced playouts `√(k·P·N)` is taken first (KataGo). A child proven lost for
+/// the mover is never taken again while another child is left (the MCTS-solver): however
+/// high its prior, its visits would only drag the parent's value, the first-play urgency
+/// and the policy target towards a known loss; when every child is, the longest loss is
+/// taken. Returns the child's position among the children.
 #[inline]
 pub fn puct<M: Copy, O: Copy>(
     tree: &Tree<M, O>,
@@ -46,8 +46,13 @@ pub fn puct<M: Copy, O: Copy>(
     // with the largest prior: found in the same pass, scored after it.
     let mut unvisited = (usize::MAX, f32::NEG_INFINITY);
     let mut visited_prior = 0.0;
+    let mut longest_loss = (0, i32::MIN);
     for (i, child) in tree.children(node).iter().enumerate() {
-        if child.kind == NodeKind::Terminal && child.q(parent.mover).is_some_and(|q| q <= -0.999) {
+        if child.proof.is_loss_for(parent.mover) {
+            let preference = child.proof.preference(parent.mover);
+            if preference > longest_loss.1 {
+                longest_loss = (i, preference);
+            }
             continue;
         }
         let n = child.visits_in_flight();
@@ -80,6 +85,8 @@ pub fn puct<M: Copy, O: Copy>(
         if fpu + explore * unvisited.1 > best.1 {
             best.0 = unvisited.0;
         }
+    } else if best.1 == f32::NEG_INFINITY {
+        return longest_loss.0;
     }
     best.0
 }

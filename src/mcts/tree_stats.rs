@@ -1,6 +1,6 @@
 //! Inspecting a search tree from outside, and checking that its statistics add up.
 
-use super::node::{Edge, Node, NodeKind};
+use super::node::{Edge, Node, NodeKind, Proof};
 use super::search::Search;
 use super::tree::ROOT;
 use crate::game::Game;
@@ -24,7 +24,8 @@ impl<G: Game> Search<G> {
     }
 
     /// Checks every node: no visit left in flight; a decision node's visits are its
-    /// evaluation plus its children's, and its value sum its evaluation plus theirs; a
+    /// evaluation plus its children's, and its value sum its evaluation plus theirs (a
+    /// proven one's: more visits, and its result at every visit); a
     /// chance node's visits are its outcomes', and its value `visits · Σ p·Q` over the
     /// visited outcomes (renormalized). Returns the first discrepancy found.
     pub fn validate(&self) -> Result<(), String> {
@@ -38,8 +39,12 @@ impl<G: Game> Search<G> {
             let visits: u32 = children.iter().map(|c| c.visits).sum();
             match node.kind {
                 NodeKind::Decision => {
-                    let w: f64 = node.raw as f64 + children.iter().map(|c| c.w).sum::<f64>();
-                    if node.visits != visits + 1 {
+                    let w: f64 = match node.proof.value() {
+                        Some(exact) => exact as f64 * node.visits as f64,
+                        None => node.raw as f64 + children.iter().map(|c| c.w).sum::<f64>(),
+                    };
+                    // A proven node takes visits of its own, not passed to its children.
+                    if node.visits != visits + 1 && !(node.proof != Proof::Open && node.visits > visits) {
                         return Err(format!("decision node {i}: {} visits, children {visits} + 1", node.visits));
                     }
                     if (node.w - w).abs() > tolerance(w) * node.visits as f64 {

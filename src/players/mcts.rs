@@ -352,7 +352,10 @@ fn report<M: Copy>(result: &SearchResult<M>, lines: Vec<Line<M>>, started: Insta
         more: Vec::new(),
         depth: result.pv.len() as u32,
         seldepth: result.depth,
-        score: Score::Cp(centipawns(result.value)),
+        score: match result.proven_end {
+            Some(plies) => Score::Mate(plies.signum() * (plies.abs() + 1) / 2),
+            None => Score::Cp(centipawns(result.value)),
+        },
         nodes: result.moves.iter().map(|m| m.visits as u64).sum(),
         searched: result.simulations as u64,
         elapsed: started.elapsed(),
