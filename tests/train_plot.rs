@@ -195,6 +195,31 @@ fn plot_command_redraws_a_run_directory() {
 }
 
 #[test]
+fn plot_command_draws_an_nnue_run() {
+    let dir = TempDir::new("cli-nnue");
+    fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/xiangqi-nnue.toml"), dir.join("config.toml")).unwrap();
+    let lines: String = (1..=12)
+        .map(|g| {
+            let gate = if g % 3 == 0 { "[10,8,12]" } else { "[16,4,10]" };
+            format!(
+                "{{\"generation\":{g},\"games\":400,\"new_positions\":34000,\"window\":{},\"loss\":0.006,\
+                 \"held_out_loss\":0.007,\"gate\":{gate},\"accepted\":{},\"seconds\":400.0}}\n",
+                34000 * g,
+                g % 3 != 0
+            )
+        })
+        .collect();
+    fs::write(dir.join("metrics.jsonl"), lines).unwrap();
+    let output = run(&["plot", "--run", dir.0.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed: Vec<PathBuf> = String::from_utf8_lossy(&output.stdout).lines().map(PathBuf::from).collect();
+    assert_eq!(printed, [dir.join("plots").join("nnue.png")]);
+    assert_eq!(png_size(&printed[0]), (1400, 600));
+    let coloured = coloured_pixels(&printed[0]);
+    assert!(coloured > 1000, "the chained strength, the gates and the losses: {coloured} coloured pixels");
+}
+
+#[test]
 fn plot_command_fails_in_one_line() {
     let dir = TempDir::new("cli-errors");
     let missing = dir.join("no-such-run");

@@ -1,10 +1,13 @@
-//! `plot`: redraw a run's PNG plots from its `metrics.jsonl`.
+//! `plot`: redraw a run's PNG plots from its `metrics.jsonl` (a policy-value run's or an
+//! NNUE run's).
 
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
-use xiangqi_zero::train::{draw_plots, read_metrics, RunDir};
+use xiangqi_zero::storage;
+use xiangqi_zero::train::nnue_config::NnueConfig;
+use xiangqi_zero::train::{draw_nnue_plots, draw_plots, nnue_setup, read_metrics, read_nnue_metrics, RunDir};
 
 /// Arguments of `plot`.
 #[derive(ClapArgs, Debug)]
@@ -19,8 +22,18 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let run = RunDir::new(args.run);
     run.check_is_run()?;
-    let metrics = read_metrics(&run.metrics())?;
-    for file in draw_plots(&metrics, &run.plots())? {
+    // A run without a readable config is drawn as a policy-value run.
+    let config =
+        storage::read(&run.config()).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()).unwrap_or_default();
+    let files = match NnueConfig::parse_if_nnue(&config).map_err(anyhow::Error::msg)? {
+        Some(nnue) => draw_nnue_plots(
+            &read_nnue_metrics(&run.metrics()).map_err(anyhow::Error::msg)?,
+            &nnue_setup(&nnue),
+            &run.plots(),
+        )?,
+        None => draw_plots(&read_metrics(&run.metrics())?, &run.plots())?,
+    };
+    for file in files {
         println!("{}", file.display());
     }
     Ok(())

@@ -33,6 +33,7 @@ mod loader;
 pub mod metrics;
 mod net_evaluator;
 pub mod nnue_config;
+mod nnue_metrics;
 mod nnue_run;
 mod nnue_snapshot;
 mod nnue_state;
@@ -58,11 +59,12 @@ pub use loader::{make_batch, spawn_loader, Batch};
 pub use metrics::{
     append_metrics, read_metrics, truncate_metrics, EloResult, GenerationMetrics, LadderElo, MetricsError,
 };
-pub use nnue_run::{run_nnue, NnueRunOptions};
+pub use nnue_metrics::{read_nnue_metrics, NnueMetrics};
+pub use nnue_run::{nnue_setup, run_nnue, NnueRunOptions};
 pub use nnue_snapshot::{restore_nnue_snapshot, write_nnue_snapshot};
 pub use nnue_state::{read_nnue_state, NnueState};
 pub use optimizer::{Optimizer, OptimizerError};
-pub use plot::{draw_plots, PlotError};
+pub use plot::{draw_nnue_plots, draw_plots, PlotError};
 pub use run::{run, RunEnd, RunOptions};
 pub use run_dir::{generation_name, RunDir, RunDirError, RunState, CHECKPOINTS};
 pub use run_error::RunError;

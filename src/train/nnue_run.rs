@@ -9,7 +9,7 @@
 //!
 //! The run directory holds `config.toml`, `state.json` (the last complete generation and
 //! the current net: the commit point), `positions.bin` (the labelled positions,
-//! appended), `nets/genNNNN.nnue` and `metrics.jsonl`. The state and the current net are
+//! appended), `nets/genNNNN.nnue`, `metrics.jsonl` and `plots/nnue.png`. The state and the current net are
 //! all `--resume` needs: without `positions.bin` the next generation's games refill it.
 //! The run's snapshot ([`write_nnue_snapshot`]) keeps just those, replaced each generation.
 
@@ -20,11 +20,12 @@ use std::time::Instant;
 
 use burn::tensor::Device;
 use indicatif::ProgressBar;
-use serde::Serialize;
 
 use super::nnue_config::NnueConfig;
+use super::nnue_metrics::{read_nnue_metrics, NnueMetrics};
 use super::nnue_snapshot::write_nnue_snapshot;
 use super::nnue_state::{read_nnue_state, write_nnue_state};
+use super::plot::draw_nnue_plots;
 use super::progress_bar::bar;
 use crate::atomic_write::write_atomically;
 use crate::game::xiangqi::{Notation, Rules, Xiangqi};
@@ -47,20 +48,6 @@ pub struct NnueRunOptions<'a> {
     pub progress: bool,
     /// Where the run's snapshot is replaced after each generation ([`write_nnue_snapshot`]).
     pub snapshot: Option<&'a Path>,
-}
-
-/// One generation's line in `metrics.jsonl`.
-#[derive(Serialize)]
-struct Metrics {
-    generation: usize,
-    games: usize,
-    new_positions: usize,
-    window: usize,
-    loss: f64,
-    held_out_loss: f64,
-    gate: [u32; 3],
-    accepted: bool,
-    seconds: f64,
 }
 
 /// The run directory's files.
@@ -173,7 +160,7 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             options.progress,
         )?;
         let accepted = score.points() > score.games() as f64 / 2.0;
-        let metrics = Metrics {
+        let metrics = NnueMetrics {
             generation,
             games: settings.games_per_generation,
             new_positions: new.len(),
@@ -199,7 +186,14 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             metrics.seconds
         );
         let line = serde_json::to_string(&metrics).map_err(|e| e.to_string())? + "\n";
-        append(&files.root.join("metrics.jsonl"), &line)?;
+        let metrics_file = files.root.join("metrics.jsonl");
+        append(&metrics_file, &line)?;
+        let drawn = read_nnue_metrics(&metrics_file).and_then(|all| {
+            draw_nnue_plots(&all, &nnue_setup(config), &files.root.join("plots")).map_err(|e| e.to_string())
+        });
+        if let Err(error) = drawn {
+            eprintln!("warning: the plot was not redrawn: {error}");
+        }
         state.generation = generation;
         if accepted {
             state.current = Some(name);
@@ -210,6 +204,15 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
         }
     }
     Ok(state.generation)
+}
+
+/// The line naming an NNUE run under its plot.
+pub fn nnue_setup(config: &NnueConfig) -> String {
+    let settings = &config.nnue;
+    format!(
+        "{} · {} games a generation searched to depth {} · gates of {} games at depth {}",
+        config.name, settings.games_per_generation, settings.depth, settings.gate_games, settings.gate_depth
+    )
 }
 
 /// Plays the generation's games with `evaluation`, ticking `bar`.

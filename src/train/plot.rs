@@ -1,5 +1,6 @@
 //! PNG plots of a run's metrics, redrawn into the run's `plots/` after every generation
-//! (and by `xiangqi-zero plot`): `losses.png`, `elo.png` and `selfplay.png`.
+//! (and by `xiangqi-zero plot`): `losses.png`, `elo.png` and `selfplay.png`, or an NNUE
+//! run's `nnue.png`.
 //!
 //! Drawn with plotters into an RGB buffer in memory, text in the DejaVu Sans font embedded
 //! in the binary (no system font library needed), then encoded and written whole, so a
@@ -16,6 +17,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
 use super::metrics::{GenerationMetrics, LadderElo};
+use super::nnue_metrics::NnueMetrics;
 use crate::storage;
 
 /// DejaVu Sans (licence: `assets/fonts/LICENSE-DejaVu.txt`), the font of every plot.
@@ -43,6 +45,9 @@ const SINGLE_SIZE: (u32, u32) = (1000, 600);
 
 /// Width and height of `selfplay.png` (six panels), in pixels.
 const PANELS_SIZE: (u32, u32) = (1200, 900);
+
+/// Width and height of `nnue.png` (two panels side by side), in pixels.
+const PAIR_SIZE: (u32, u32) = (1400, 600);
 
 /// What a plot could not do.
 #[derive(Debug, thiserror::Error)]
@@ -92,16 +97,66 @@ pub enum PlotError {
 /// Each plot names the run along its bottom edge (config, net shape, machine: the newest
 /// generation's [`GenerationMetrics::setup`]).
 pub fn draw_plots(metrics: &[GenerationMetrics], dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    let setup = metrics.last().map_or("", |m| m.setup.as_str());
+    write_pngs(
+        dir,
+        vec![
+            ("losses.png", SINGLE_SIZE, vec![losses_panel(metrics)]),
+            ("elo.png", SINGLE_SIZE, vec![elo_panel(metrics)]),
+            ("selfplay.png", PANELS_SIZE, selfplay_panels(metrics)),
+        ],
+        setup,
+    )
+}
+
+/// Draws an NNUE run's `nnue.png` from its metrics into `dir` (created if missing),
+/// written atomically, and returns its path: on the left the strength its gates chain up
+/// to (each accepted net's gate Elo added to the player it beat, the tables at 0; every
+/// new net's gate with its 95% interval), on the right the training and held-out loss.
+/// `setup` names the run along the bottom edge.
+pub fn draw_nnue_plots(metrics: &[NnueMetrics], setup: &str, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    let mut current = 0.0;
+    let (mut player, mut candidates) = (vec![(0.0, 0.0)], Line::plain("each new net at its gate", Vec::new()));
+    for m in metrics {
+        let x = m.generation as f64;
+        if let Some((elo, low, high)) = m.gate_elo() {
+            candidates.points.push((x, current + elo));
+            candidates.band.push((x, current + low, current + high));
+            if m.accepted {
+                current += elo;
+            }
+        }
+        player.push((x, current));
+    }
+    let gates = Panel {
+        title: "Strength chained through the gates (Elo over the tables, 95% intervals)",
+        x_desc: "generation",
+        y_desc: "Elo (the hand-written tables = 0)",
+        lines: vec![Line::plain("the current player", player), candidates],
+        empty_note: "no generation yet",
+        shade: None,
+    };
+    let loss = |label: &str, value: fn(&NnueMetrics) -> f64| {
+        Line::plain(label, metrics.iter().map(|m| (m.generation as f64, value(m))).collect())
+    };
+    let losses = Panel {
+        title: "Loss of each generation's fresh net",
+        x_desc: "generation",
+        y_desc: "squared error of the expected score",
+        lines: vec![loss("training", |m| m.loss), loss("held out", |m| m.held_out_loss)],
+        empty_note: "no generation yet",
+        shade: None,
+    };
+    write_pngs(dir, vec![("nnue.png", PAIR_SIZE, vec![gates, losses])], setup)
+}
+
+/// Writes each `(name, size, panels)` PNG into `dir` (created if missing) with the
+/// `setup` line under its charts; returns their paths.
+fn write_pngs(dir: &Path, plots: Vec<(&str, (u32, u32), Vec<Panel>)>, setup: &str) -> Result<Vec<PathBuf>, PlotError> {
     if !FONT_REGISTERED.get_or_init(|| register_font(FONT_FAMILY, FontStyle::Normal, FONT).is_ok()) {
         return Err(PlotError::Font);
     }
     storage::create_dir(dir).map_err(|source| PlotError::Dir { dir: dir.to_path_buf(), source })?;
-    let setup = metrics.last().map_or("", |m| m.setup.as_str());
-    let plots: [(&str, (u32, u32), Vec<Panel>); 3] = [
-        ("losses.png", SINGLE_SIZE, vec![losses_panel(metrics)]),
-        ("elo.png", SINGLE_SIZE, vec![elo_panel(metrics)]),
-        ("selfplay.png", PANELS_SIZE, selfplay_panels(metrics)),
-    ];
     plots
         .into_iter()
         .map(|(name, size, panels)| {
@@ -307,7 +362,7 @@ fn selfplay_panels(metrics: &[GenerationMetrics]) -> Vec<Panel> {
     ]
 }
 
-/// Draws `panels` (one, or six in three rows of two) and the `setup` line under them into
+/// Draws `panels` (one, or two to six in rows of two) and the `setup` line under them into
 /// an RGB buffer and writes it to `file` as a PNG, whole.
 fn write_png(file: &Path, (width, height): (u32, u32), panels: &[Panel], setup: &str) -> Result<(), PlotError> {
     let mut pixels = vec![0u8; width as usize * height as usize * 3];
