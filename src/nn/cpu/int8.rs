@@ -65,8 +65,10 @@ pub(crate) struct Int8Scratch {
     steps: Vec<f32>,
     /// Each position's biases, the rounding's mean error taken back.
     biases: Vec<f32>,
-    /// A position's input channel means.
-    means: Vec<f32>,
+    /// A position's input channel sums.
+    sums: Vec<f32>,
+    /// A position's input channel maxima.
+    maxima: Vec<f32>,
 }
 
 impl Int8Conv {
@@ -112,27 +114,25 @@ impl Int8Conv {
         let (cells, padded) = (height * width, (height + 2) * (width + 2));
         let (cin, cout) = (self.input, self.output);
         assert_eq!(input.len(), positions * cells * cin, "int8 conv input of {positions} positions");
-        let Int8Scratch { quantized, steps, biases, means } = scratch;
+        let Int8Scratch { quantized, steps, biases, sums, maxima } = scratch;
         quantized.clear();
         quantized.resize(positions * padded * cin, 0);
         steps.clear();
         biases.clear();
-        for (board, padded_board) in input.chunks_exact(cells * cin).zip(quantized.chunks_exact_mut(padded * cin)) {
+        biases.resize(positions * cout, 0.0);
+        for ((board, padded_board), bias) in input
+            .chunks_exact(cells * cin)
+            .zip(quantized.chunks_exact_mut(padded * cin))
+            .zip(biases.chunks_exact_mut(cout))
+        {
+            channel_sums_and_maxima(board, cin, sums, maxima);
             // The position's step: its largest input maps to 255.
-            let mut largest = 0.0;
-            largest_into(board, &mut largest);
+            let largest = maxima.iter().fold(0.0, |m, &v| if v > m { v } else { m });
             let step = if largest > 0.0 { largest / 255.0 } else { 1.0 };
             steps.push(step);
             quantize_board(geometry, cin, board, 1.0 / step, padded_board);
-            means.clear();
-            means.resize(cin, 0.0);
-            add_cells(board, means);
-            let at = biases.len();
-            biases.extend_from_slice(&self.bias);
-            for (sum, rounding) in means.iter().zip(self.rounding.chunks_exact(cout)) {
-                let mean = sum / cells as f32;
-                biases[at..].iter_mut().zip(rounding).for_each(|(bias, r)| *bias += mean * r);
-            }
+            bias.copy_from_slice(&self.bias);
+            take_back_rounding(sums, 1.0 / cells as f32, &self.rounding, bias);
         }
         let (out, mode) = match epilogue {
             Epilogue::Relu(out) => (out, Mode::Relu),
@@ -157,43 +157,53 @@ impl Int8Conv {
 }
 
 multiversion! {
-/// The largest of `values` (0 when none is above it) into `largest`.
-fn largest_into(values: &[f32], largest: &mut f32) {
-    // Sixteen running maxima, which vectorize, where a fold over `f32::max` does not.
-    let mut lanes = [0.0f32; 16];
-    let mut chunks = values.chunks_exact(16);
-    for chunk in &mut chunks {
-        for (lane, &v) in lanes.iter_mut().zip(chunk) {
-            *lane = if v > *lane { v } else { *lane };
+/// Each channel's sum and largest value (0 when none is above it) over the cells of
+/// channels-last `board` (`channels` a cell), in one pass, into `sums` and `maxima`.
+fn channel_sums_and_maxima(board: &[f32], channels: usize, sums: &mut Vec<f32>, maxima: &mut Vec<f32>) {
+    sums.clear();
+    sums.resize(channels, 0.0);
+    maxima.clear();
+    maxima.resize(channels, 0.0);
+    for cell in board.chunks_exact(channels) {
+        for ((sum, max), &v) in sums.iter_mut().zip(maxima.iter_mut()).zip(cell) {
+            *sum += v;
+            *max = if v > *max { v } else { *max };
         }
     }
-    *largest = chunks.remainder().iter().chain(&lanes).fold(0.0, |m, &v| if v > m { v } else { m });
 }
 }
 
 multiversion! {
-/// Adds each cell of channels-last `board` to `sums` (one per channel).
-fn add_cells(board: &[f32], sums: &mut [f32]) {
-    for cell in board.chunks_exact(sums.len()) {
-        sums.iter_mut().zip(cell).for_each(|(sum, v)| *sum += v);
+/// `bias[o] += scale · Σ_i sums[i] · rounding[i][o]`: the mean error the weights' rounding
+/// adds to each output channel, taken back (`rounding` is `[input, output]`).
+fn take_back_rounding(sums: &[f32], scale: f32, rounding: &[f32], bias: &mut [f32]) {
+    for (sum, row) in sums.iter().zip(rounding.chunks_exact(bias.len())) {
+        let mean = sum * scale;
+        bias.iter_mut().zip(row).for_each(|(b, r)| *b += mean * r);
     }
 }
 }
 
-multiversion! {
-/// One board of channels-last `board` quantized (times `scale`, rounded) into the middle
-/// of its zero-padded copy `padded` (`(height + 2) × (width + 2)` cells).
+/// One board of channels-last `board` quantized (times `scale`, rounded to the nearest)
+/// into the middle of its zero-padded copy `padded` (`(height + 2) × (width + 2)` cells).
 fn quantize_board(geometry: Geometry, channels: usize, board: &[f32], scale: f32, padded: &mut [u8]) {
     let Geometry { height, width } = geometry;
+    let row = width * channels;
     for y in 0..height {
-        let from = &board[y * width * channels..(y + 1) * width * channels];
-        let to = &mut padded[((y + 1) * (width + 2) + 1) * channels..][..width * channels];
-        for (q, &v) in to.iter_mut().zip(from) {
-            // Inputs are 0 or more, and at most the largest, which maps to 255.
-            *q = (v * scale + 0.5).min(255.0) as i32 as u8;
+        let from = &board[y * row..(y + 1) * row];
+        let to = &mut padded[((y + 1) * (width + 2) + 1) * channels..][..row];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: int8 convolutions run only where the CPU has AVX-512 with BW and VNNI
+        // (`forward` asserts it); `from` and `to` have the same length.
+        unsafe {
+            vnni::quantize(from, scale, to)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (from, scale, to);
+            unreachable!("int8 convolutions run on x86-64 only")
         }
     }
-}
 }
 
 /// How the sums end.
@@ -307,6 +317,21 @@ mod vnni {
             }
         }
         sums
+    }
+
+    /// `to[i] = round(from[i] · scale)` saturated to 0–255 (the inputs are 0 or more,
+    /// and at most the value that maps to 255), sixteen at a time.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(super) unsafe fn quantize(from: &[f32], scale: f32, to: &mut [u8]) {
+        assert_eq!(from.len(), to.len());
+        let (scale, zero) = (_mm512_set1_ps(scale), _mm512_setzero_si512());
+        for start in (0..from.len()).step_by(16) {
+            let mask: __mmask16 = if from.len() - start >= 16 { !0 } else { (1 << (from.len() - start)) - 1 };
+            let v = _mm512_maskz_loadu_ps(mask, from.as_ptr().add(start));
+            // Rounded to the nearest (the default rounding mode), then saturated.
+            let q = _mm512_max_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v, scale)), zero);
+            _mm512_mask_cvtusepi32_storeu_epi8(to.as_mut_ptr().add(start).cast(), mask, q);
+        }
     }
 
     /// One row's sums to f32 (times its input step and each channel's weight step), plus
