@@ -115,8 +115,12 @@ impl Int8Conv {
         let (cin, cout) = (self.input, self.output);
         assert_eq!(input.len(), positions * cells * cin, "int8 conv input of {positions} positions");
         let Int8Scratch { quantized, steps, biases, sums, maxima } = scratch;
-        quantized.clear();
-        quantized.resize(positions * padded * cin, 0);
+        // Every byte is written below (the boards' borders as zeros), so the buffer is only
+        // grown, never cleared.
+        if quantized.len() < positions * padded * cin {
+            quantized.resize(positions * padded * cin, 0);
+        }
+        let quantized = &mut quantized[..positions * padded * cin];
         steps.clear();
         biases.clear();
         biases.resize(positions * cout, 0.0);
@@ -161,14 +165,24 @@ multiversion! {
 /// channels-last `board` (`channels` a cell), in one pass, into `sums` and `maxima`.
 fn channel_sums_and_maxima(board: &[f32], channels: usize, sums: &mut Vec<f32>, maxima: &mut Vec<f32>) {
     sums.clear();
-    sums.resize(channels, 0.0);
     maxima.clear();
-    maxima.resize(channels, 0.0);
-    for cell in board.chunks_exact(channels) {
-        for ((sum, max), &v) in sums.iter_mut().zip(maxima.iter_mut()).zip(cell) {
-            *sum += v;
-            *max = if v > *max { v } else { *max };
+    // Sixteen channels at a time down the cells, their sums and maxima kept in registers
+    // (a fixed width, which the loop over the cells carries in place of memory).
+    for start in (0..channels).step_by(16) {
+        let width = 16.min(channels - start);
+        let (mut sum, mut max) = ([0.0f32; 16], [0.0f32; 16]);
+        for cell in board.chunks_exact(channels) {
+            let lanes: [f32; 16] = match cell[start..].first_chunk::<16>() {
+                Some(lanes) => *lanes,
+                None => std::array::from_fn(|k| if k < width { cell[start + k] } else { 0.0 }),
+            };
+            for k in 0..16 {
+                sum[k] += lanes[k];
+                max[k] = if lanes[k] > max[k] { lanes[k] } else { max[k] };
+            }
         }
+        sums.extend_from_slice(&sum[..width]);
+        maxima.extend_from_slice(&max[..width]);
     }
 }
 }
@@ -185,10 +199,17 @@ fn take_back_rounding(sums: &[f32], scale: f32, rounding: &[f32], bias: &mut [f3
 }
 
 /// One board of channels-last `board` quantized (times `scale`, rounded to the nearest)
-/// into the middle of its zero-padded copy `padded` (`(height + 2) × (width + 2)` cells).
+/// into the middle of its zero-padded copy `padded` (`(height + 2) × (width + 2)` cells),
+/// the border written as zeros.
 fn quantize_board(geometry: Geometry, channels: usize, board: &[f32], scale: f32, padded: &mut [u8]) {
     let Geometry { height, width } = geometry;
-    let row = width * channels;
+    let (row, padded_row) = (width * channels, (width + 2) * channels);
+    padded[..padded_row].fill(0);
+    padded[(height + 1) * padded_row..].fill(0);
+    for y in 1..=height {
+        padded[y * padded_row..][..channels].fill(0);
+        padded[(y + 1) * padded_row - channels..][..channels].fill(0);
+    }
     for y in 0..height {
         let from = &board[y * row..(y + 1) * row];
         let to = &mut padded[((y + 1) * (width + 2) + 1) * channels..][..row];
