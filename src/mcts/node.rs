@@ -29,7 +29,7 @@ pub enum NodeKind {
     Decision,
     /// A chance point whose children are its outcomes.
     Chance,
-    /// The game is over here; `raw` holds the result and `draw` says if it is a draw.
+    /// The game is over here; `raw` holds the result, and `proof` says it.
     Terminal,
 }
 
@@ -122,8 +122,6 @@ pub struct Node<M, O> {
     pub proof: Proof,
     /// The player to move at a decision node.
     pub mover: Player,
-    /// A terminal node's result is a draw.
-    pub draw: bool,
     /// How the parent reached it.
     pub edge: Edge<M, O>,
 }
@@ -143,7 +141,6 @@ impl<M, O> Node<M, O> {
             kind: NodeKind::New,
             proof: Proof::Open,
             mover: Player::First,
-            draw: false,
             edge,
         }
     }

@@ -374,7 +374,6 @@ impl<G: Game> Search<G> {
                 let leaf = &mut self.tree[node];
                 leaf.kind = NodeKind::Terminal;
                 leaf.raw = raw;
-                leaf.draw = winner.is_none();
                 leaf.proof = Proof::of_result(winner);
                 self.finish_simulation(raw, if winner.is_none() { 1.0 } else { 0.0 });
                 return Descent::Terminal;
@@ -553,8 +552,9 @@ impl<G: Game> Search<G> {
 
     /// The MCTS-solver's step up `path` once its end is proven: a decision node is won for
     /// its mover as soon as one child is, and settled at its best child's result (the
-    /// longest loss among losses) once every child is proven. A newly proven node's sums are made exact (as if every visit
-    /// had backed up its result), and the change is carried to the nodes above.
+    /// longest loss among losses) once every child is proven. A newly proven node's sums
+    /// are made exact (as if every visit had backed up its result), and the change is
+    /// carried to the nodes above.
     fn prove_up(&mut self, path: &[u32]) {
         let Some(&end) = path.last() else { return };
         if self.tree[end as usize].proof == Proof::Open {
