@@ -26,11 +26,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let config =
         storage::read(&run.config()).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()).unwrap_or_default();
     let files = match NnueConfig::parse_if_nnue(&config).map_err(anyhow::Error::msg)? {
-        Some(nnue) => draw_nnue_plots(
-            &read_nnue_metrics(&run.metrics()).map_err(anyhow::Error::msg)?,
-            &nnue_setup(&nnue),
-            &run.plots(),
-        )?,
+        Some(nnue) => draw_nnue_plots(&read_nnue_metrics(&run.metrics())?, &nnue_setup(&nnue), &run.plots())?,
         None => draw_plots(&read_metrics(&run.metrics())?, &run.plots())?,
     };
     for file in files {

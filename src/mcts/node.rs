@@ -60,18 +60,14 @@ impl Proof {
         }
     }
 
-    /// The proven value from `First`'s view (`None` when open).
-    pub fn value(self) -> Option<f32> {
+    /// The proven value from `First`'s view and the draw's share of it (1 for a draw, 0
+    /// for a win), as a simulation backs them up; `None` when open.
+    pub fn outcome(self) -> Option<(f32, f32)> {
         match self {
             Proof::Open => None,
-            Proof::Win { winner, .. } => Some(sign(winner)),
-            Proof::Draw => Some(0.0),
+            Proof::Win { winner, .. } => Some((sign(winner), 0.0)),
+            Proof::Draw => Some((0.0, 1.0)),
         }
-    }
-
-    /// The proven value from `player`'s view (`None` when open).
-    pub fn value_for(self, player: Player) -> Option<f32> {
-        self.value().map(|v| sign(player) * v)
     }
 
     /// Whether it is proven lost for `player`.

@@ -327,7 +327,8 @@ impl<G: Game> Search<G> {
         loop {
             self.path.push(node as u32);
             self.tree[node].in_flight += 1;
-            if let (true, Some(value)) = (node != ROOT, self.tree[node].proof.value()) {
+            let proven = if node == ROOT { None } else { self.tree[node].proof.outcome() };
+            if let Some((value, draw)) = proven {
                 // A proven position (the game's end among them) is not searched again: the
                 // simulation backs up its result. Revisiting it while leaves wait for the
                 // evaluator would be chosen only because virtual loss hides the waiting
@@ -338,7 +339,7 @@ impl<G: Game> Search<G> {
                     self.undo_descent();
                     return Descent::Collision;
                 }
-                self.finish_simulation(value, if value == 0.0 { 1.0 } else { 0.0 });
+                self.finish_simulation(value, draw);
                 return Descent::Terminal;
             }
             let child = match self.tree[node].kind {
@@ -515,11 +516,11 @@ impl<G: Game> Search<G> {
         for &i in path.iter().rev() {
             let i = i as usize;
             let node = &mut self.tree[i];
-            if let Some(exact) = node.proof.value() {
+            if let Some((value, draw)) = node.proof.outcome() {
                 if !visit {
                     return;
                 }
-                (dw, dd) = (exact as f64, if exact == 0.0 { 1.0 } else { 0.0 });
+                (dw, dd) = (value as f64, draw as f64);
             }
             if visit {
                 node.in_flight -= 1;
@@ -566,11 +567,11 @@ impl<G: Game> Search<G> {
                 return;
             }
             let Some(proof) = self.settled(i) else { return };
-            let exact = proof.value().expect("settled") as f64;
+            let (value, draw) = proof.outcome().expect("settled");
             let node = &mut self.tree[i];
             let visits = node.visits as f64;
-            let dw = visits * exact - node.w;
-            let dd = if exact == 0.0 { visits } else { 0.0 } - node.d;
+            let dw = visits * value as f64 - node.w;
+            let dd = visits * draw as f64 - node.d;
             node.w += dw;
             node.d += dd;
             node.proof = proof;

@@ -1,6 +1,6 @@
 //! Inspecting a search tree from outside, and checking that its statistics add up.
 
-use super::node::{Edge, Node, NodeKind, Proof};
+use super::node::{Edge, Node, NodeKind};
 use super::search::Search;
 use super::tree::ROOT;
 use crate::game::Game;
@@ -39,12 +39,14 @@ impl<G: Game> Search<G> {
             let visits: u32 = children.iter().map(|c| c.visits).sum();
             match node.kind {
                 NodeKind::Decision => {
-                    let w: f64 = match node.proof.value() {
-                        Some(exact) => exact as f64 * node.visits as f64,
-                        None => node.raw as f64 + children.iter().map(|c| c.w).sum::<f64>(),
-                    };
                     // A proven node takes visits of its own, not passed to its children.
-                    if node.visits != visits + 1 && !(node.proof != Proof::Open && node.visits > visits) {
+                    let (w, visits_add_up) = match node.proof.outcome() {
+                        Some((value, _)) => (value as f64 * node.visits as f64, node.visits > visits),
+                        None => {
+                            (node.raw as f64 + children.iter().map(|c| c.w).sum::<f64>(), node.visits == visits + 1)
+                        }
+                    };
+                    if !visits_add_up {
                         return Err(format!("decision node {i}: {} visits, children {visits} + 1", node.visits));
                     }
                     if (node.w - w).abs() > tolerance(w) * node.visits as f64 {

@@ -353,7 +353,7 @@ fn report<M: Copy>(result: &SearchResult<M>, lines: Vec<Line<M>>, started: Insta
         depth: result.pv.len() as u32,
         seldepth: result.depth,
         score: match result.proven_end {
-            Some(plies) => Score::Mate(plies.signum() * (plies.abs() + 1) / 2),
+            Some(plies) => Score::mate_within(plies),
             None => Score::Cp(centipawns(result.value)),
         },
         nodes: result.moves.iter().map(|m| m.visits as u64).sum(),

@@ -69,13 +69,18 @@ pub enum Score {
 }
 
 impl Score {
+    /// The game won (`plies` > 0) or lost (`plies` < 0) for the side to move, ending
+    /// `|plies|` plies from now: a mate in moves, counted as engines count them.
+    pub(crate) fn mate_within(plies: i32) -> Score {
+        Score::Mate(plies.signum() * ((plies.abs() + 1) / 2))
+    }
+
     /// The score of an internal value: values within [`MAX_PLY`] of [`MATE`] are wins or
     /// losses at that distance in plies.
     pub(crate) fn from_value(value: i32) -> Score {
         if is_mate_value(value) {
             let plies = MATE - value.abs();
-            let moves = (plies + 1) / 2;
-            Score::Mate(if value > 0 { moves } else { -moves })
+            Score::mate_within(if value > 0 { plies } else { -plies })
         } else {
             Score::Cp(value)
         }

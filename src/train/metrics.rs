@@ -12,6 +12,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::matches::ratings::{standing, Placement, Rung};
@@ -182,6 +183,12 @@ pub enum MetricsError {
 /// Reads a run's metrics, one generation a line; blank lines are skipped, and a missing
 /// file is a run with no generation yet.
 pub fn read_metrics(path: &Path) -> Result<Vec<GenerationMetrics>, MetricsError> {
+    read_lines(path)
+}
+
+/// Reads a JSON-lines metrics file of any run kind, one record a line; blank lines are
+/// skipped, and a missing file holds none.
+pub(crate) fn read_lines<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, MetricsError> {
     read_text(path)?
         .lines()
         .enumerate()
@@ -200,6 +207,11 @@ pub fn read_metrics(path: &Path) -> Result<Vec<GenerationMetrics>, MetricsError>
 /// file atomically: a kill at any moment leaves the old file or the new one whole.
 /// The lines already there are kept byte for byte.
 pub fn append_metrics(path: &Path, metrics: &GenerationMetrics) -> Result<(), MetricsError> {
+    append_line(path, metrics)
+}
+
+/// [`append_metrics`] for a metrics file of any run kind.
+pub(crate) fn append_line<T: Serialize>(path: &Path, metrics: &T) -> Result<(), MetricsError> {
     let mut text = read_text(path)?;
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
@@ -223,7 +235,7 @@ pub fn truncate_metrics(path: &Path, generation: u32) -> Result<(), MetricsError
 }
 
 /// Appends `metrics` as one JSON line to `text`, the future contents of `path`.
-fn push_line(text: &mut String, path: &Path, metrics: &GenerationMetrics) -> Result<(), MetricsError> {
+fn push_line<T: Serialize>(text: &mut String, path: &Path, metrics: &T) -> Result<(), MetricsError> {
     let line = serde_json::to_string(metrics)
         .map_err(|source| MetricsError::Write { path: path.to_path_buf(), source: source.into() })?;
     text.push_str(&line);

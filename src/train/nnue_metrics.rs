@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::metrics::{append_line, read_lines, MetricsError};
 use crate::matches::{elo_estimate, Score};
 
 /// One generation's line in `metrics.jsonl`.
@@ -40,15 +41,11 @@ impl NnueMetrics {
 }
 
 /// Reads every line of an NNUE run's `metrics.jsonl` at `path` (none if it is missing).
-pub fn read_nnue_metrics(path: &Path) -> Result<Vec<NnueMetrics>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| serde_json::from_str(line).map_err(|e| format!("{} line {}: {e}", path.display(), i + 1)))
-        .collect()
+pub fn read_nnue_metrics(path: &Path) -> Result<Vec<NnueMetrics>, MetricsError> {
+    read_lines(path)
+}
+
+/// Appends one generation's line to an NNUE run's `metrics.jsonl` (rewritten atomically).
+pub fn append_nnue_metrics(path: &Path, metrics: &NnueMetrics) -> Result<(), MetricsError> {
+    append_line(path, metrics)
 }

@@ -9,8 +9,9 @@
 //!
 //! The run directory holds `config.toml`, `state.json` (the last complete generation and
 //! the current net: the commit point), `positions.bin` (the labelled positions,
-//! appended), `nets/genNNNN.nnue`, `metrics.jsonl` and `plots/nnue.png`. The state and the current net are
-//! all `--resume` needs: without `positions.bin` the next generation's games refill it.
+//! appended), `nets/genNNNN.nnue`, `metrics.jsonl` and `plots/nnue.png`. The state and
+//! the current net are all `--resume` needs: without `positions.bin` the next
+//! generation's games refill it.
 //! The run's snapshot ([`write_nnue_snapshot`]) keeps just those, replaced each generation.
 
 use std::path::{Path, PathBuf};
@@ -22,7 +23,7 @@ use burn::tensor::Device;
 use indicatif::ProgressBar;
 
 use super::nnue_config::NnueConfig;
-use super::nnue_metrics::{read_nnue_metrics, NnueMetrics};
+use super::nnue_metrics::{append_nnue_metrics, read_nnue_metrics, NnueMetrics};
 use super::nnue_snapshot::write_nnue_snapshot;
 use super::nnue_state::{read_nnue_state, write_nnue_state};
 use super::plot::draw_nnue_plots;
@@ -185,10 +186,9 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             if accepted { "accepted" } else { "kept the current" },
             metrics.seconds
         );
-        let line = serde_json::to_string(&metrics).map_err(|e| e.to_string())? + "\n";
         let metrics_file = files.root.join("metrics.jsonl");
-        append(&metrics_file, &line)?;
-        let drawn = read_nnue_metrics(&metrics_file).and_then(|all| {
+        append_nnue_metrics(&metrics_file, &metrics).map_err(|e| e.to_string())?;
+        let drawn = read_nnue_metrics(&metrics_file).map_err(|e| e.to_string()).and_then(|all| {
             draw_nnue_plots(&all, &nnue_setup(config), &files.root.join("plots")).map_err(|e| e.to_string())
         });
         if let Err(error) = drawn {
@@ -242,15 +242,4 @@ fn gate(new: &PlayerSpec, current: &PlayerSpec, games: u32, seed: u64, progress:
         notation: Notation::Iccs,
     };
     Ok(run_match::<Xiangqi>(new, current, &starts, &config)?.score)
-}
-
-/// Appends `line` to the file at `path`.
-fn append(path: &Path, line: &str) -> Result<(), String> {
-    use std::io::Write;
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut file| file.write_all(line.as_bytes()))
-        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -10,7 +10,6 @@
 //! are scaled back to f32 in the output's epilogue (bias, ReLU, residual add), so the
 //! trunk between convs, the residual stream and the heads stay f32.
 
-use super::kernels::multiversion;
 use super::winograd::{Epilogue, FoldedConv, Geometry};
 
 /// Whether int8 products run here: the CPU has AVX-512 with VNNI (and BW, for the bytes).
@@ -110,118 +109,24 @@ impl Int8Conv {
         scratch: &mut Int8Scratch,
         epilogue: Epilogue,
     ) {
-        let Geometry { height, width } = geometry;
-        let (cells, padded) = (height * width, (height + 2) * (width + 2));
-        let (cin, cout) = (self.input, self.output);
-        assert_eq!(input.len(), positions * cells * cin, "int8 conv input of {positions} positions");
-        let Int8Scratch { quantized, steps, biases, sums, maxima } = scratch;
-        // Every byte is written below (the boards' borders as zeros), so the buffer is only
-        // grown, never cleared.
-        if quantized.len() < positions * padded * cin {
-            quantized.resize(positions * padded * cin, 0);
-        }
-        let quantized = &mut quantized[..positions * padded * cin];
-        steps.clear();
-        biases.clear();
-        biases.resize(positions * cout, 0.0);
-        for ((board, padded_board), bias) in input
-            .chunks_exact(cells * cin)
-            .zip(quantized.chunks_exact_mut(padded * cin))
-            .zip(biases.chunks_exact_mut(cout))
-        {
-            channel_sums_and_maxima(board, cin, sums, maxima);
-            // The position's step: its largest input maps to 255.
-            let largest = maxima.iter().fold(0.0, |m, &v| if v > m { v } else { m });
-            let step = if largest > 0.0 { largest / 255.0 } else { 1.0 };
-            steps.push(step);
-            quantize_board(geometry, cin, board, 1.0 / step, padded_board);
-            bias.copy_from_slice(&self.bias);
-            take_back_rounding(sums, 1.0 / cells as f32, &self.rounding, bias);
-        }
+        assert!(has_vnni(), "int8 convolutions need AVX512-VNNI");
+        let cells = geometry.height * geometry.width;
+        assert_eq!(input.len(), positions * cells * self.input, "int8 conv input of {positions} positions");
         let (out, mode) = match epilogue {
             Epilogue::Relu(out) => (out, Mode::Relu),
             Epilogue::ResidualRelu(out) => (out, Mode::ResidualRelu),
             Epilogue::Linear(out) => (out, Mode::Linear),
         };
-        assert_eq!(out.len(), positions * cells * cout, "int8 conv output of {positions} positions");
+        assert_eq!(out.len(), positions * cells * self.output, "int8 conv output of {positions} positions");
         #[cfg(target_arch = "x86_64")]
-        {
-            assert!(has_vnni(), "int8 convolutions need AVX512-VNNI");
-            let rows = Rows { geometry, steps, biases };
-            // SAFETY: the CPU has AVX-512 with BW and VNNI (asserted); the buffers' sizes
-            // were asserted above, and `convolve` reads and writes within them.
-            unsafe { vnni::convolve(self, rows, quantized, out, mode) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (out, mode);
-            unreachable!("int8 convolutions run on x86-64 only")
-        }
-    }
-}
-
-multiversion! {
-/// Each channel's sum and largest value (0 when none is above it) over the cells of
-/// channels-last `board` (`channels` a cell), in one pass, into `sums` and `maxima`.
-fn channel_sums_and_maxima(board: &[f32], channels: usize, sums: &mut Vec<f32>, maxima: &mut Vec<f32>) {
-    sums.clear();
-    maxima.clear();
-    // Sixteen channels at a time down the cells, their sums and maxima kept in registers
-    // (a fixed width, which the loop over the cells carries in place of memory).
-    for start in (0..channels).step_by(16) {
-        let width = 16.min(channels - start);
-        let (mut sum, mut max) = ([0.0f32; 16], [0.0f32; 16]);
-        for cell in board.chunks_exact(channels) {
-            let lanes: [f32; 16] = match cell[start..].first_chunk::<16>() {
-                Some(lanes) => *lanes,
-                None => std::array::from_fn(|k| if k < width { cell[start + k] } else { 0.0 }),
-            };
-            for k in 0..16 {
-                sum[k] += lanes[k];
-                max[k] = if lanes[k] > max[k] { lanes[k] } else { max[k] };
-            }
-        }
-        sums.extend_from_slice(&sum[..width]);
-        maxima.extend_from_slice(&max[..width]);
-    }
-}
-}
-
-multiversion! {
-/// `bias[o] += scale · Σ_i sums[i] · rounding[i][o]`: the mean error the weights' rounding
-/// adds to each output channel, taken back (`rounding` is `[input, output]`).
-fn take_back_rounding(sums: &[f32], scale: f32, rounding: &[f32], bias: &mut [f32]) {
-    for (sum, row) in sums.iter().zip(rounding.chunks_exact(bias.len())) {
-        let mean = sum * scale;
-        bias.iter_mut().zip(row).for_each(|(b, r)| *b += mean * r);
-    }
-}
-}
-
-/// One board of channels-last `board` quantized (times `scale`, rounded to the nearest)
-/// into the middle of its zero-padded copy `padded` (`(height + 2) × (width + 2)` cells),
-/// the border written as zeros.
-fn quantize_board(geometry: Geometry, channels: usize, board: &[f32], scale: f32, padded: &mut [u8]) {
-    let Geometry { height, width } = geometry;
-    let (row, padded_row) = (width * channels, (width + 2) * channels);
-    padded[..padded_row].fill(0);
-    padded[(height + 1) * padded_row..].fill(0);
-    for y in 1..=height {
-        padded[y * padded_row..][..channels].fill(0);
-        padded[(y + 1) * padded_row - channels..][..channels].fill(0);
-    }
-    for y in 0..height {
-        let from = &board[y * row..(y + 1) * row];
-        let to = &mut padded[((y + 1) * (width + 2) + 1) * channels..][..row];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: int8 convolutions run only where the CPU has AVX-512 with BW and VNNI
-        // (`forward` asserts it); `from` and `to` have the same length.
+        // SAFETY: the CPU has AVX-512 with BW and VNNI (asserted); the buffers' sizes were
+        // asserted above, and `convolve` reads and writes within them.
         unsafe {
-            vnni::quantize(from, scale, to)
+            vnni::convolve(self, geometry, input, scratch, out, mode)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (from, scale, to);
+            let _ = (scratch, out, mode);
             unreachable!("int8 convolutions run on x86-64 only")
         }
     }
@@ -248,17 +153,94 @@ struct Rows<'a> {
 mod vnni {
     use std::arch::x86_64::*;
 
-    use super::{Int8Conv, Mode, Rows, TAPS};
+    use super::{Int8Conv, Int8Scratch, Mode, Rows, TAPS};
+    use crate::nn::cpu::kernels::multiversion;
+    use crate::nn::cpu::winograd::Geometry;
 
     /// Output rows (cells) a register block holds: with 64 output channels, 6 rows of 4
     /// registers; with 32, 12 of 2; with 16, 24 of 1 — 24 sums in registers, 4 or fewer
     /// for the weights.
     const SUMS: usize = 24;
 
-    /// The whole convolution: every output row in blocks of rows × output channels.
+    multiversion! {
+    /// Each channel's sum and largest value (0 when none is above it) over the cells of
+    /// channels-last `board` (`channels` a cell), in one pass, into `sums` and `maxima`.
+    fn channel_sums_and_maxima(board: &[f32], channels: usize, sums: &mut Vec<f32>, maxima: &mut Vec<f32>) {
+        sums.clear();
+        maxima.clear();
+        // Sixteen channels at a time down the cells, their sums and maxima kept in registers
+        // (a fixed width, which the loop over the cells carries in place of memory).
+        for start in (0..channels).step_by(16) {
+            let width = 16.min(channels - start);
+            let (mut sum, mut max) = ([0.0f32; 16], [0.0f32; 16]);
+            for cell in board.chunks_exact(channels) {
+                let lanes: [f32; 16] = match cell[start..].first_chunk::<16>() {
+                    Some(lanes) => *lanes,
+                    None => std::array::from_fn(|k| if k < width { cell[start + k] } else { 0.0 }),
+                };
+                for k in 0..16 {
+                    sum[k] += lanes[k];
+                    max[k] = if lanes[k] > max[k] { lanes[k] } else { max[k] };
+                }
+            }
+            sums.extend_from_slice(&sum[..width]);
+            maxima.extend_from_slice(&max[..width]);
+        }
+    }
+    }
+
+    multiversion! {
+    /// `bias[o] += scale · Σ_i sums[i] · rounding[i][o]`: the mean error the weights' rounding
+    /// adds to each output channel, taken back (`rounding` is `[input, output]`).
+    fn take_back_rounding(sums: &[f32], scale: f32, rounding: &[f32], bias: &mut [f32]) {
+        for (sum, row) in sums.iter().zip(rounding.chunks_exact(bias.len())) {
+            let mean = sum * scale;
+            bias.iter_mut().zip(row).for_each(|(b, r)| *b += mean * r);
+        }
+    }
+    }
+
+    /// The whole convolution: each position's input quantized (its largest value to 255)
+    /// and its biases corrected for the weights' rounding, then every output row in
+    /// blocks of rows × output channels.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) unsafe fn convolve(conv: &Int8Conv, rows: Rows, quantized: &[u8], out: &mut [f32], mode: Mode) {
-        let cout = conv.output;
+    pub(super) unsafe fn convolve(
+        conv: &Int8Conv,
+        geometry: Geometry,
+        input: &[f32],
+        scratch: &mut Int8Scratch,
+        out: &mut [f32],
+        mode: Mode,
+    ) {
+        let (cin, cout) = (conv.input, conv.output);
+        let cells = geometry.height * geometry.width;
+        let padded = (geometry.height + 2) * (geometry.width + 2);
+        let positions = input.len() / (cells * cin);
+        let Int8Scratch { quantized, steps, biases, sums, maxima } = scratch;
+        // Every byte is written below (the boards' borders as zeros), so the buffer is only
+        // grown, never cleared.
+        if quantized.len() < positions * padded * cin {
+            quantized.resize(positions * padded * cin, 0);
+        }
+        let quantized = &mut quantized[..positions * padded * cin];
+        steps.clear();
+        biases.clear();
+        biases.resize(positions * cout, 0.0);
+        for ((board, padded_board), bias) in input
+            .chunks_exact(cells * cin)
+            .zip(quantized.chunks_exact_mut(padded * cin))
+            .zip(biases.chunks_exact_mut(cout))
+        {
+            channel_sums_and_maxima(board, cin, sums, maxima);
+            // The position's step: its largest input maps to 255.
+            let largest = maxima.iter().fold(0.0, |m, &v| if v > m { v } else { m });
+            let step = if largest > 0.0 { largest / 255.0 } else { 1.0 };
+            steps.push(step);
+            quantize_board(geometry, cin, board, 1.0 / step, padded_board);
+            bias.copy_from_slice(&conv.bias);
+            take_back_rounding(sums, 1.0 / cells as f32, &conv.rounding, bias);
+        }
+        let (rows, quantized) = (Rows { geometry, steps, biases }, &*quantized);
         if cout.is_multiple_of(64) {
             convolve_in::<4, { SUMS / 4 }>(conv, rows, quantized, out, mode)
         } else if cout.is_multiple_of(32) {
@@ -340,10 +322,29 @@ mod vnni {
         sums
     }
 
+    /// One board of channels-last `board` quantized (times `scale`, rounded to the
+    /// nearest) into the middle of its zero-padded copy `padded` (`(height + 2) × (width +
+    /// 2)` cells), the border written as zeros.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn quantize_board(geometry: Geometry, channels: usize, board: &[f32], scale: f32, padded: &mut [u8]) {
+        let Geometry { height, width } = geometry;
+        let (row, padded_row) = (width * channels, (width + 2) * channels);
+        padded[..padded_row].fill(0);
+        padded[(height + 1) * padded_row..].fill(0);
+        for y in 1..=height {
+            padded[y * padded_row..][..channels].fill(0);
+            padded[(y + 1) * padded_row - channels..][..channels].fill(0);
+        }
+        for y in 0..height {
+            let from = &board[y * row..(y + 1) * row];
+            quantize(from, scale, &mut padded[((y + 1) * (width + 2) + 1) * channels..][..row]);
+        }
+    }
+
     /// `to[i] = round(from[i] · scale)` saturated to 0–255 (the inputs are 0 or more,
     /// and at most the value that maps to 255), sixteen at a time.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) unsafe fn quantize(from: &[f32], scale: f32, to: &mut [u8]) {
+    unsafe fn quantize(from: &[f32], scale: f32, to: &mut [u8]) {
         assert_eq!(from.len(), to.len());
         let (scale, zero) = (_mm512_set1_ps(scale), _mm512_setzero_si512());
         for start in (0..from.len()).step_by(16) {
