@@ -1,14 +1,15 @@
 //! The arena: strength against random play, engines that misbehave lose with a reason
-//! while the match goes on, and an engine that gives no move claims a draw.
+//! while the match goes on, an engine that gives no move claims a draw, and a match cut
+//! short goes on from its saved games.
 
 use std::time::Duration;
 
 mod common;
 
 use xiangqi_zero::game::banqi::Banqi;
-use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::xiangqi::{Rules, Xiangqi};
 use xiangqi_zero::game::Game;
-use xiangqi_zero::matches::run_match;
+use xiangqi_zero::matches::{builtin_openings, run_match, xiangqi_starts, OwnedOpening};
 use xiangqi_zero::players::{Playable, PlayerSpec};
 
 use common::{match_config as config, spec, start_positions};
@@ -127,6 +128,44 @@ fn games_are_saved_as_json_lines_and_pgn() {
         assert!(game.status().is_over() || record.reason == "max-plies");
     }
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A match cut short and resumed from its saved games ends as the whole match did: the
+/// saved games count, only the missing rounds are played, and a saved game of another
+/// match is refused with its line and why.
+#[test]
+fn a_match_cut_short_goes_on_from_its_saved_games() {
+    let root = std::env::temp_dir().join(format!("xiangqi-zero-resume-{}", std::process::id()));
+    let openings: Vec<OwnedOpening> = builtin_openings().iter().take(3).map(OwnedOpening::from).collect();
+    let starts = xiangqi_starts(&openings, Rules::default()).unwrap();
+    let (a, b) = (spec("alphabeta:depth=2"), spec("alphabeta:depth=1"));
+    let mut config = config(6);
+    config.out = Some(root.join("whole"));
+    let whole = run_match::<Xiangqi>(&a, &b, &starts, &config).unwrap();
+    let saved = std::fs::read_to_string(root.join("whole/games.jsonl")).unwrap();
+    let lines: Vec<&str> = saved.lines().collect();
+
+    // Rounds 1, 2 and 5 were played before the machine was lost.
+    let cut = root.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::write(cut.join("games.jsonl"), [lines[0], lines[1], lines[4], ""].join("\n")).unwrap();
+    config.out = Some(cut.clone());
+    config.resume = true;
+    let resumed = run_match::<Xiangqi>(&a, &b, &starts, &config).unwrap();
+    assert_eq!(resumed.resumed, 3);
+    assert_eq!(resumed.score, whole.score);
+    assert_eq!(resumed.records, whole.records);
+    assert_eq!(std::fs::read_to_string(cut.join("games.jsonl")).unwrap(), saved);
+
+    // The same games read as another pairing's, or as a shorter match's, are refused.
+    let error = run_match::<Xiangqi>(&spec("alphabeta:depth=3"), &b, &starts, &config).unwrap_err();
+    assert!(error.contains("line 1: round 1 was `alphabeta:depth=2` against `alphabeta:depth=1`"), "{error}");
+    config.games = 4;
+    let error = run_match::<Xiangqi>(&a, &b, &starts, &config).unwrap_err();
+    assert!(error.contains("line 5: round 5 is not one of this match's 4 games"), "{error}");
+    config.out = None;
+    assert!(run_match::<Xiangqi>(&a, &b, &starts, &config).unwrap_err().contains("directory"));
+    std::fs::remove_dir_all(root).unwrap();
 }
 
 #[test]

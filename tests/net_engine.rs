@@ -125,6 +125,7 @@ fn the_engine_binary_plays_whole_games_through_uci() {
         movetime: None,
         sprt: None,
         out: None,
+        resume: false,
         max_plies: 200,
         seed: 7,
         progress: false,

@@ -45,6 +45,10 @@ pub struct Args {
     /// Save every game to DIR/games.jsonl and DIR/games.pgn.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Go on with the match saved in --out DIR (one cut short): its games count, and only
+    /// the rest are played. The players, openings and number of games must be the same.
+    #[arg(long, requires = "out")]
+    resume: bool,
     /// The notation of the Xiangqi moves in games.pgn: iccs, wxf or chinese.
     #[arg(long, default_value = "iccs", value_parser = |s: &str| s.parse::<Notation>())]
     notation: Notation,
@@ -71,6 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         movetime: args.movetime.map(Duration::from_millis),
         sprt,
         out: args.out.clone(),
+        resume: args.resume,
         max_plies: args.max_plies,
         seed: args.seed,
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
@@ -156,6 +161,9 @@ fn print_table(result: &MatchResult, sprt: Option<&Sprt>) {
         println!("{name:<32} {:>6} {:>6} {:>6} {points:>7.1}%", row.wins, row.draws, row.losses);
     }
     println!("games: {}, draw ratio {:.1}%", score.games(), 100.0 * score.draw_ratio());
+    if result.resumed > 0 {
+        println!("({} of them played before and read back from the saved match)", result.resumed);
+    }
     match elo_estimate(score) {
         Some(elo) => println!("Elo difference (A − B): {:+.1} [{:+.1}, {:+.1}] (95%)", elo.elo, elo.lower, elo.upper),
         None => println!("Elo difference: no games"),

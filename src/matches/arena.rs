@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use super::resume::saved_games;
 use super::{Score, Sprt, SprtDecision};
 use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
@@ -43,6 +44,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Where to save `games.jsonl` and `games.pgn`.
     pub out: Option<PathBuf>,
+    /// Go on with the match saved in `out`: its games count and are not played again.
+    pub resume: bool,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
     /// Seed of the players' random choices.
@@ -66,6 +69,8 @@ pub struct MatchResult {
     pub records: Vec<GameRecord>,
     /// The SPRT's verdict, if one was asked for and reached.
     pub sprt: Option<SprtDecision>,
+    /// How many of the games were read back from a saved match ([`MatchConfig::resume`]).
+    pub resumed: usize,
 }
 
 /// How one game ended.
@@ -92,15 +97,26 @@ pub fn run_match<G: Playable>(
     // Start each player once now, so that an engine that cannot start stops the match
     // with its error instead of forfeiting every game.
     let names = (probe::<G>(a, "A", config.seed)?, probe::<G>(b, "B", config.seed)?);
+    let (saved, score) = match (&config.out, config.resume) {
+        (Some(dir), true) => saved_games(dir, starts, games, (&names.0, &names.1))?,
+        (None, true) => return Err("a match resumes from the directory it saves to: give it one".into()),
+        (_, false) => (Vec::new(), Score::default()),
+    };
+    let resumed = saved.len();
+    let mut played = vec![false; games];
+    saved.iter().for_each(|record| played[record.round as usize - 1] = true);
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let state = Mutex::new((Score::default(), Vec::<GameRecord>::new(), None::<SprtDecision>));
+    let decision = config.sprt.as_ref().and_then(|sprt| sprt.decision(&score));
+    let stop = AtomicBool::new(decision.is_some());
+    let state = Mutex::new((score, saved, decision));
     let bar = progress_bar(config.progress, games as u64);
+    bar.inc(resumed as u64);
     let workers = config.concurrency.clamp(1, games.max(1));
     let failure = Mutex::new(None::<String>);
     std::thread::scope(|scope| {
         for worker in 0..workers {
-            let (next, stop, state, bar, failure, names) = (&next, &stop, &state, &bar, &failure, &names);
+            let (next, stop, state, bar, failure, names, played) =
+                (&next, &stop, &state, &bar, &failure, &names, &played);
             scope.spawn(move || {
                 let seed = config.seed.wrapping_add(worker as u64 * 2);
                 let players = G::player(a, seed).and_then(|pa| G::player(b, seed + 1).map(|pb| (pa, pb)));
@@ -116,6 +132,9 @@ pub fn run_match<G: Playable>(
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     if index >= games || stop.load(Ordering::SeqCst) {
                         break;
+                    }
+                    if played[index] {
+                        continue;
                     }
                     let start = &starts[(index / 2) % starts.len()];
                     let a_first = index % 2 == 0;
@@ -170,7 +189,7 @@ pub fn run_match<G: Playable>(
         return Err(error);
     }
     let (score, records, sprt) = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(MatchResult { a: names.0, b: names.1, score, records, sprt })
+    Ok(MatchResult { a: names.0, b: names.1, score, records, sprt, resumed })
 }
 
 /// Builds and starts the player `spec` once, returning its name.

@@ -7,6 +7,7 @@ mod arena;
 pub mod openings;
 mod policy_check;
 pub mod ratings;
+mod resume;
 mod starts;
 pub mod stats;
 mod value_check;

@@ -169,6 +169,7 @@ fn play<G: TrainableGame>(
         movetime: None,
         sprt: None,
         out: Some(dir.root().join("eval").join(name)),
+        resume: false,
         max_plies: e.max_plies,
         seed: config.seed,
         progress,

@@ -236,6 +236,7 @@ fn gate(new: &PlayerSpec, current: &PlayerSpec, games: u32, seed: u64, progress:
         movetime: None,
         sprt: None,
         out: None,
+        resume: false,
         max_plies: 400,
         seed,
         progress,

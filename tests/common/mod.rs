@@ -54,6 +54,7 @@ pub fn match_config(games: u32) -> MatchConfig {
         movetime: None,
         sprt: None,
         out: None,
+        resume: false,
         max_plies: 300,
         seed: 7,
         progress: false,
