@@ -71,12 +71,10 @@ impl Picker {
         if i >= len {
             return None;
         }
-        let mut best = i;
-        for j in i + 1..len {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
+        // The first of the highest scores, found without a branch: each score with its
+        // index below it (the lower index the higher key), the largest key taken.
+        let key = |j: usize| i64::from(self.scores[j]) << 8 | (255 - j) as i64;
+        let best = 255 - ((i..len).map(key).max().expect("a move is left") & 0xFF) as usize;
         self.scores.swap(i, best);
         self.moves.swap(i, best);
         self.next = i + 1;

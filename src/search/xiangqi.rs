@@ -339,6 +339,9 @@ impl<E: Evaluation> AlphaBeta<E> {
                     continue;
                 }
             }
+            if depth >= 2 {
+                self.tt.prefetch(child.hash());
+            }
             let child_state = self.evaluation.after(state, board, mv, &child);
             self.path[self.base + ply + 1] = Frame {
                 hash: child.hash(),
