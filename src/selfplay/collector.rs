@@ -15,7 +15,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::job::SelfPlayJob;
 use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
+use super::settings::SelfPlaySettings;
 use super::shard::{write_shard, ShardError};
+use super::surprise::{copies, surprise};
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
@@ -49,6 +51,8 @@ pub(super) struct Collector<G: Game> {
     worker: usize,
     /// Whether cheaply searched moves become samples.
     record_cheap: bool,
+    /// The share of the samples given out by surprise ([`SelfPlaySettings::policy_surprise`]).
+    policy_surprise: f32,
     shards: u64,
     event: String,
     planes: Vec<f32>,
@@ -58,9 +62,9 @@ pub(super) struct Collector<G: Game> {
 }
 
 impl<G: Encoding> Collector<G> {
-    /// A collector writing worker `worker`'s shards of `job`; cheaply searched moves
-    /// become samples only with `record_cheap`.
-    pub fn new(job: &SelfPlayJob<G>, worker: usize, record_cheap: bool) -> Collector<G> {
+    /// A collector writing worker `worker`'s shards of `job`, its samples as `settings`
+    /// say (cheaply searched moves or not, weighted by surprise or not).
+    pub fn new(job: &SelfPlayJob<G>, worker: usize, settings: &SelfPlaySettings) -> Collector<G> {
         let prefix = &job.prefix;
         Collector {
             in_flight: HashMap::new(),
@@ -69,7 +73,8 @@ impl<G: Encoding> Collector<G> {
             dir: job.out_dir.clone(),
             prefix: prefix.to_string(),
             worker,
-            record_cheap,
+            record_cheap: settings.record_cheap,
+            policy_surprise: settings.policy_surprise,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
             planes: vec![0.0; G::INPUT_SIZE],
@@ -102,9 +107,14 @@ impl<G: Encoding> Collector<G> {
                 // teach the policy only.
                 let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
                 let recorded: Vec<_> = moves.iter().filter(|m| self.record_cheap || m.result.full).collect();
-                for record in &recorded {
-                    self.push_sample(record, outcome);
+                let surprises: Vec<f32> = recorded.iter().map(|m| surprise(&m.result.moves)).collect();
+                let copies = copies(&surprises, self.policy_surprise, (self.worker as u64) << 48 ^ over.game_id);
+                for (record, &count) in recorded.iter().zip(&copies) {
+                    for _ in 0..count {
+                        self.push_sample(record, outcome);
+                    }
                 }
+                let samples: u64 = copies.iter().map(|&c| u64::from(c)).sum();
                 self.waiting.games += 1;
                 self.pgn += &self.record(&moves, &over).to_pgn(&self.event, Notation::Iccs);
                 let result = match over.winner {
@@ -114,10 +124,10 @@ impl<G: Encoding> Collector<G> {
                 };
                 self.tally.results[result] += 1;
                 self.tally.games += 1;
-                self.tally.samples += recorded.len() as u64;
+                self.tally.samples += samples;
                 self.tally.plies += over.plies as u64;
                 SelfPlayProgress::add(&progress.games, 1);
-                SelfPlayProgress::add(&progress.samples, recorded.len() as u64);
+                SelfPlayProgress::add(&progress.samples, samples);
             }
         }
     }

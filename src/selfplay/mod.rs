@@ -15,6 +15,7 @@ mod progress;
 mod samples;
 mod settings;
 mod shard;
+mod surprise;
 mod threads;
 mod worker;
 

@@ -90,7 +90,7 @@ fn run_worker<G: Encoding, E: Evaluator<G>>(
     let mut driver = Driver::new(search.clone(), evaluator, settings.parallel_games, seed, move |rng| new_game(rng));
     driver.limit_games(games);
     driver.set_max_plies(settings.max_plies);
-    let mut collector = Collector::<G>::new(job, worker, settings.record_cheap);
+    let mut collector = Collector::<G>::new(job, worker, settings);
     let mut stopped = false;
     loop {
         if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
