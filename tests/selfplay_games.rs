@@ -58,8 +58,15 @@ fn self_play<G: Encoding>(
         resign_threshold: None,
         ..SearchConfig::training()
     };
-    let settings =
-        SelfPlaySettings { threads: 2, parallel_games: 3, max_plies, shard_samples, record_cheap, precision: None };
+    let settings = SelfPlaySettings {
+        threads: 2,
+        parallel_games: 3,
+        max_plies,
+        shard_samples,
+        record_cheap,
+        policy_surprise: 0.0,
+        precision: None,
+    };
     let job = SelfPlayJob {
         games,
         new_game: Arc::new(move |rng: &mut StdRng| starts.choose(rng).unwrap().clone()),

@@ -11,6 +11,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::resume::saved_games;
+use super::starts::Start;
 use super::{Score, Sprt, SprtDecision};
 use crate::game::xiangqi::Notation;
 use crate::game::{sample_outcome, Game, Player as Seat, Status};
@@ -18,18 +19,6 @@ use crate::players::{Playable, Player, PlayerSpec};
 use crate::records::{move_entry, GameRecord};
 use crate::search::{Limits, Report};
 use crate::storage;
-
-/// Where a pair of games starts: a position, the opening's name, and the seed of the
-/// chance events (Banqi flips), the same for both colour assignments.
-#[derive(Clone, Debug)]
-pub struct Start<G> {
-    /// The position after the opening moves.
-    pub game: G,
-    /// The opening's name, for the records.
-    pub opening: Option<String>,
-    /// Seed of the chance events of both games of the pair.
-    pub seed: u64,
-}
 
 /// How a match is run.
 #[derive(Clone, Debug)]

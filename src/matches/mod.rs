@@ -12,9 +12,9 @@ mod starts;
 pub mod stats;
 mod value_check;
 
-pub use arena::{run_match, MatchConfig, MatchResult, Start};
+pub use arena::{run_match, MatchConfig, MatchResult};
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use policy_check::{policy_check, refereed_positions, PolicyCheck, Refereed};
-pub use starts::{banqi_starts, xiangqi_starts};
+pub use starts::{banqi_starts, xiangqi_starts, Start};
 pub use stats::{elo_estimate, likelihood_of_superiority, EloEstimate, Score, Sprt, SprtDecision};
 pub use value_check::{judged_positions, value_check, Judged, ValueCheck};

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::arena::Start;
+use super::starts::Start;
 use super::stats::Score;
 use crate::game::Game;
 use crate::records::GameRecord;

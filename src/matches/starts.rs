@@ -1,12 +1,23 @@
 //! Where a match's games start: openings played out through the rules core (Xiangqi),
 //! or the shuffled start with a seed per pair of games (Banqi).
 
-use super::arena::Start;
 use super::openings::OwnedOpening;
 use crate::game::banqi::{self, Banqi};
 use crate::game::splitmix::splitmix64;
 use crate::game::xiangqi::{self, Xiangqi};
 use crate::game::Game;
+
+/// Where a pair of games starts: a position, the opening's name, and the seed of the
+/// chance events (Banqi flips), the same for both colour assignments.
+#[derive(Clone, Debug)]
+pub struct Start<G> {
+    /// The position after the opening moves.
+    pub game: G,
+    /// The opening's name, for the records.
+    pub opening: Option<String>,
+    /// Seed of the chance events of both games of the pair.
+    pub seed: u64,
+}
 
 /// The positions after each of `openings`, under `rules`; an opening that is not legal
 /// is an error naming it.

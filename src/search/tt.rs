@@ -105,7 +105,9 @@ fn advise_huge_pages(entries: &mut Vec<Entry>) {
         if end >= first + HUGE_PAGE {
             // SAFETY: the range lies within the vector's own allocation, and the advice
             // changes how its pages are backed, never what they hold.
-            unsafe { libc::madvise(first as *mut libc::c_void, (end - first) / HUGE_PAGE * HUGE_PAGE, libc::MADV_HUGEPAGE) };
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, (end - first) / HUGE_PAGE * HUGE_PAGE, libc::MADV_HUGEPAGE)
+            };
         }
     }
     #[cfg(not(target_os = "linux"))]
