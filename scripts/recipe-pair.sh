@@ -12,9 +12,11 @@
 #
 # CHANGE.toml is usually `base = "/abs/path/configs/xiangqi-small.toml"` and the keys it
 # changes. Needs two cores. The runs go to checkpoints/pair-baseline and
-# checkpoints/pair-change (RUN=PREFIX for PREFIX-baseline, PREFIX-change; replaced), the
-# match to PREFIX-change/eval-pair/; MATCH_ONLY=1 plays (or resumes) the match alone.
-# BIN= another build of xiangqi-zero (a copy kept apart while the tree is rebuilt).
+# checkpoints/pair-change (RUN=PREFIX, relative to the repository, for PREFIX-baseline and
+# PREFIX-change; replaced), the match to PREFIX-change/eval-pair/. MATCH_ONLY=1 plays the
+# match alone, or resumes it where it was cut, while both run directories are there (a
+# run lost during its two hours is run again). BIN= another build of xiangqi-zero (a copy
+# kept apart while the tree is rebuilt).
 set -euo pipefail
 
 usage="usage: scripts/recipe-pair.sh BASELINE.toml CHANGE.toml [MINUTES [GAMES]]"
@@ -22,13 +24,14 @@ baseline=$(realpath "${1:?$usage}")
 change=$(realpath "${2:?$usage}")
 minutes=${3:-120}
 games=${4:-108}
+if [ -n "${BIN:-}" ]; then BIN=$(realpath "$BIN"); fi
 cd "$(dirname "$0")/.."
 bin=${BIN:-target/release/xiangqi-zero}
 if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi
 prefix=${RUN:-checkpoints/pair}
 
 if [ -z "${MATCH_ONLY:-}" ]; then
-  core=0
+  core=0 pids=()
   for side in baseline change; do
     run="$prefix-$side"
     config=$baseline
@@ -40,19 +43,26 @@ if [ -z "${MATCH_ONLY:-}" ]; then
     echo "training $config for $minutes minutes on core $core into $run (log: $run.log)"
     RAYON_NUM_THREADS=1 taskset -c "$core" "$bin" train --config "$run/pair.toml" --run "$run" \
       --generations 1000000 --minutes "$minutes" > "$run.log" 2>&1 &
+    pids+=($!)
     core=$((core + 1))
   done
-  wait
+  for pid in "${pids[@]}"; do
+    wait "$pid" || { echo "a run failed: see $prefix-baseline.log and $prefix-change.log" >&2; exit 1; }
+  done
 fi
 
-final() {
-  local generation
-  generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$1/state.json")
-  printf '%s/models/gen%04d.safetensors' "$1" "$generation"
-}
+# Each run's newest net, or a clear stop where a run has none.
+nets=()
+for side in change baseline; do
+  run="$prefix-$side"
+  generation=$(sed -n 's/.*"generation": *\([0-9]*\).*/\1/p' "$run/state.json" 2>/dev/null || true)
+  net=$(printf '%s/models/gen%04d.safetensors' "$run" "${generation:-0}")
+  [ -n "$generation" ] && [ -f "$net" ] || { echo "no final net in $run" >&2; exit 1; }
+  nets+=("$net")
+  if [ -f "$run.log" ]; then tail -n 2 "$run.log"; fi
+done
 help=$("$bin" export --info assets/nets/xiangqi.safetensors | sed -n 's/^plays best with: net(\(.*\))$/,\1/p')
 repetition=$(sed -n 's/^repetition *= *"\([a-z-]*\)".*/\1/p' "$prefix-change/config.toml")
-for side in baseline change; do tail -n 2 "$prefix-$side.log"; done
-"$bin" eval --game xiangqi --a "net(sims=800$help):$(final "$prefix-change")" \
-  --b "net(sims=800$help):$(final "$prefix-baseline")" --games "$games" --concurrency 2 \
+"$bin" eval --game xiangqi --a "net(sims=800$help):${nets[0]}" \
+  --b "net(sims=800$help):${nets[1]}" --games "$games" --concurrency 2 \
   --max-plies 3000 ${repetition:+--repetition "$repetition"} --out "$prefix-change/eval-pair" --resume

@@ -157,9 +157,12 @@ fn a_match_cut_short_goes_on_from_its_saved_games() {
     assert_eq!(resumed.records, whole.records);
     assert_eq!(std::fs::read_to_string(cut.join("games.jsonl")).unwrap(), saved);
 
-    // The same games read as another pairing's, or as a shorter match's, are refused.
+    // The same games read as another pairing's, as the players' colours swapped, or as a
+    // shorter match's, are refused.
     let error = run_match::<Xiangqi>(&spec("alphabeta:depth=3"), &b, &starts, &config).unwrap_err();
     assert!(error.contains("line 1: round 1 was `alphabeta:depth=2` against `alphabeta:depth=1`"), "{error}");
+    let error = run_match::<Xiangqi>(&b, &a, &starts, &config).unwrap_err();
+    assert!(error.contains("line 1: round 1 had `alphabeta:depth=1` as"), "{error}");
     config.games = 4;
     let error = run_match::<Xiangqi>(&a, &b, &starts, &config).unwrap_err();
     assert!(error.contains("line 5: round 5 is not one of this match's 4 games"), "{error}");

@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Go on with the match saved in --out DIR (one cut short): its games count, and only
-    /// the rest are played. The players, openings and number of games must be the same.
+    /// the rest are played. The players and openings must be the same; --games may grow.
     #[arg(long, requires = "out")]
     resume: bool,
     /// The notation of the Xiangqi moves in games.pgn: iccs, wxf or chinese.

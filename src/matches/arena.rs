@@ -33,7 +33,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Where to save `games.jsonl` and `games.pgn`.
     pub out: Option<PathBuf>,
-    /// Go on with the match saved in `out`: its games count and are not played again.
+    /// Go on with the match saved in `out`: its games count and are not played again. An
+    /// SPRT is judged afresh on them (games in flight when it stopped were saved too).
     pub resume: bool,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
@@ -92,20 +93,21 @@ pub fn run_match<G: Playable>(
         (_, false) => (Vec::new(), Score::default()),
     };
     let resumed = saved.len();
-    let mut played = vec![false; games];
-    saved.iter().for_each(|record| played[record.round as usize - 1] = true);
+    let mut saved_round = vec![false; games];
+    saved.iter().for_each(|record| saved_round[record.round as usize - 1] = true);
     let next = AtomicUsize::new(0);
     let decision = config.sprt.as_ref().and_then(|sprt| sprt.decision(&score));
     let stop = AtomicBool::new(decision.is_some());
     let state = Mutex::new((score, saved, decision));
     let bar = progress_bar(config.progress, games as u64);
     bar.inc(resumed as u64);
+    bar.reset_eta();
     let workers = config.concurrency.clamp(1, games.max(1));
     let failure = Mutex::new(None::<String>);
     std::thread::scope(|scope| {
         for worker in 0..workers {
-            let (next, stop, state, bar, failure, names, played) =
-                (&next, &stop, &state, &bar, &failure, &names, &played);
+            let (next, stop, state, bar, failure, names, saved_round) =
+                (&next, &stop, &state, &bar, &failure, &names, &saved_round);
             scope.spawn(move || {
                 let seed = config.seed.wrapping_add(worker as u64 * 2);
                 let players = G::player(a, seed).and_then(|pa| G::player(b, seed + 1).map(|pb| (pa, pb)));
@@ -122,7 +124,7 @@ pub fn run_match<G: Playable>(
                     if index >= games || stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    if played[index] {
+                    if saved_round[index] {
                         continue;
                     }
                     let start = &starts[(index / 2) % starts.len()];

@@ -1,6 +1,7 @@
 //! A match cut short (a lost machine, a stopped run), read back from the `games.jsonl` it
 //! saved, so that it goes on where it stopped: each saved game is checked to be this
-//! match's game of its round (the same start, the same two players) and counted as played.
+//! match's game of its round (the same start, the same two players, each in the colour the
+//! round gives it where the start says who is Red) and counted as played.
 
 use std::path::Path;
 
@@ -8,11 +9,12 @@ use super::starts::Start;
 use super::stats::Score;
 use crate::game::Game;
 use crate::records::GameRecord;
-use crate::storage;
+use crate::storage::{self, Kind};
 
 /// The games a match saved in `dir`, checked against its `starts` (game 2k and 2k+1 from
-/// start k, cycled), its number of `games` and its players' `names` (A's, then B's), with
-/// the score they give A. No `games.jsonl` in `dir` is a match not started yet.
+/// start k, cycled, A moving first in the first), its number of `games` and its players'
+/// `names` (A's, then B's), with the score they give A. No `games.jsonl` in `dir` (on disk
+/// or in an object store) is a match not started yet.
 pub(super) fn saved_games<G: Game>(
     dir: &Path,
     starts: &[Start<G>],
@@ -20,11 +22,6 @@ pub(super) fn saved_games<G: Game>(
     names: (&str, &str),
 ) -> Result<(Vec<GameRecord>, Score), String> {
     let path = dir.join("games.jsonl");
-    if !path.exists() {
-        return Ok((Vec::new(), Score::default()));
-    }
-    let text = storage::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = String::from_utf8(text).map_err(|_| format!("{} is not UTF-8", path.display()))?;
     if names.0 == names.1 {
         return Err(format!(
             "cannot resume from {}: both players are named `{}`, so their games cannot be told apart",
@@ -32,6 +29,12 @@ pub(super) fn saved_games<G: Game>(
             names.0
         ));
     }
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    if storage::kind(&path).map_err(cannot_read)? == Kind::Missing {
+        return Ok((Vec::new(), Score::default()));
+    }
+    let text = storage::read(&path).map_err(cannot_read)?;
+    let text = String::from_utf8(text).map_err(|_| format!("{} is not UTF-8", path.display()))?;
     let mut records = Vec::new();
     let mut score = Score::default();
     for (i, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
@@ -60,6 +63,22 @@ pub(super) fn saved_games<G: Game>(
                 ))
             }
         };
+        if let Some(red) = start.game.red_player() {
+            // A moves first in the first game of each pair (odd rounds).
+            let a_moves_first = round % 2 == 1;
+            let first = start.game.to_move();
+            let a_seat = if a_moves_first { first } else { first.opponent() };
+            if a_is_red != (a_seat == red) {
+                let colour = |red: bool| if red { "Red" } else { "Black" };
+                return Err(format!(
+                    "{}: round {round} had `{}` as {} where this match gives it {}",
+                    at(),
+                    names.0,
+                    colour(a_is_red),
+                    colour(!a_is_red)
+                ));
+            }
+        }
         score += match (record.result.as_str(), a_is_red) {
             ("1/2-1/2", _) => Score::DRAW,
             ("1-0", true) | ("0-1", false) => Score::WIN,

@@ -18,6 +18,7 @@ use super::samples::{SampleShape, Samples, Targets};
 use super::settings::SelfPlaySettings;
 use super::shard::{write_shard, ShardError};
 use super::surprise::{copies, surprise};
+use crate::game::splitmix::splitmix64;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
@@ -53,6 +54,8 @@ pub(super) struct Collector<G: Game> {
     record_cheap: bool,
     /// The share of the samples given out by surprise ([`SelfPlaySettings::policy_surprise`]).
     policy_surprise: f32,
+    /// The job's seed, for the copies' rounding.
+    seed: u64,
     shards: u64,
     event: String,
     planes: Vec<f32>,
@@ -75,6 +78,7 @@ impl<G: Encoding> Collector<G> {
             worker,
             record_cheap: settings.record_cheap,
             policy_surprise: settings.policy_surprise,
+            seed: job.seed,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
             planes: vec![0.0; G::INPUT_SIZE],
@@ -107,8 +111,10 @@ impl<G: Encoding> Collector<G> {
                 // teach the policy only.
                 let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
                 let recorded: Vec<_> = moves.iter().filter(|m| self.record_cheap || m.result.full).collect();
-                let surprises: Vec<f32> = recorded.iter().map(|m| surprise(&m.result.moves)).collect();
-                let copies = copies(&surprises, self.policy_surprise, (self.worker as u64) << 48 ^ over.game_id);
+                let surprises: Vec<_> =
+                    recorded.iter().map(|m| m.result.full.then(|| surprise(&m.result.moves))).collect();
+                let seed = splitmix64(self.seed ^ (self.worker as u64) << 48 ^ over.game_id).1;
+                let copies = copies(&surprises, self.policy_surprise, seed);
                 for (record, &count) in recorded.iter().zip(&copies) {
                     for _ in 0..count {
                         self.push_sample(record, outcome);

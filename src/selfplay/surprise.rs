@@ -20,18 +20,24 @@ pub(super) fn surprise<M>(moves: &[MoveStats<M>]) -> f32 {
         .max(0.0)
 }
 
-/// How many times each of a game's samples is written, from their `surprises`: each
-/// sample's weight is `(1 − share) + share · surprise / the game's mean surprise` (1 for
-/// all where the game has no surprise), written its whole part of times and once more
-/// with the chance of the rest (drawn from `seed`).
-pub(super) fn copies(surprises: &[f32], share: f32, seed: u64) -> Vec<u32> {
-    let mean = surprises.iter().sum::<f32>() / surprises.len().max(1) as f32;
+/// How many times each of a game's samples is written, from their `surprises` (`None`: a
+/// sample not weighted, written once — a cheap search's, whose few visits make no policy
+/// target): each other sample's weight is `(1 − share) + share · surprise / mean`, the mean
+/// over the game's weighted samples (1 for all where it is 0), written its whole part of
+/// times and once more with the chance of the rest (drawn from `seed`). With `share` 1 a
+/// sample the net predicted exactly is not written at all.
+pub(super) fn copies(surprises: &[Option<f32>], share: f32, seed: u64) -> Vec<u32> {
+    let weighted: Vec<f32> = surprises.iter().flatten().copied().collect();
+    let mean = weighted.iter().sum::<f32>() / weighted.len().max(1) as f32;
     let mut rng = StdRng::seed_from_u64(seed);
     surprises
         .iter()
-        .map(|&surprise| {
-            let weight = if mean > 0.0 { (1.0 - share) + share * surprise / mean } else { 1.0 };
-            weight.floor() as u32 + u32::from(rng.random::<f32>() < weight.fract())
+        .map(|surprise| match surprise {
+            Some(surprise) if mean > 0.0 => {
+                let weight = (1.0 - share) + share * surprise / mean;
+                weight.floor() as u32 + u32::from(rng.random::<f32>() < weight.fract())
+            }
+            _ => 1,
         })
         .collect()
 }
@@ -56,14 +62,15 @@ mod tests {
 
     #[test]
     fn copies_follow_the_surprise_and_keep_the_games_samples_on_average() {
-        assert_eq!(copies(&[0.3, 0.0, 1.2], 0.0, 1), vec![1, 1, 1]);
-        assert_eq!(copies(&[0.0, 0.0], 1.0, 1), vec![1, 1]);
-        // All the weight by surprise, whole weights: exactly 0, 0 and 3 copies.
-        assert_eq!(copies(&[0.0, 0.0, 0.6], 1.0, 1), vec![0, 0, 3]);
+        assert_eq!(copies(&[Some(0.3), Some(0.0), Some(1.2)], 0.0, 1), vec![1, 1, 1]);
+        assert_eq!(copies(&[Some(0.0), Some(0.0)], 1.0, 1), vec![1, 1]);
+        // All the weight by surprise, whole weights: exactly 0, 0 and 3 copies; a cheap
+        // search's sample once, outside the mean.
+        assert_eq!(copies(&[Some(0.0), Some(0.0), None, Some(0.6)], 1.0, 1), vec![0, 0, 1, 3]);
         // Half by surprise: weights 0.75 and 1.25, met on average over many draws.
         let mut totals = [0u32; 2];
         for seed in 0..4000 {
-            let c = copies(&[1.0, 3.0], 0.5, seed);
+            let c = copies(&[Some(1.0), Some(3.0)], 0.5, seed);
             totals[0] += c[0];
             totals[1] += c[1];
         }
