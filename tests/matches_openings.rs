@@ -1,5 +1,6 @@
-//! The built-in openings are legal Xiangqi from the start position and distinct; openings
-//! files are read as documented and a bad line is named in a one-line error.
+//! The built-in openings are legal Xiangqi from the start position and distinct, and so
+//! is the second set shipped beside them; openings files are read as documented and a bad
+//! line is named in a one-line error.
 
 use std::collections::HashSet;
 
@@ -32,6 +33,26 @@ fn every_builtin_opening_is_legal_and_leaves_the_game_going() {
         assert_eq!(game.plies_played(), opening.moves.len());
     }
     eprintln!("{} built-in openings", openings.len());
+}
+
+/// The second set (assets/openings): each built-in opening two plies further, all legal
+/// and going on, and every one of the 108 positions of both sets a different one.
+#[test]
+fn the_second_set_extends_each_builtin_opening_to_a_position_of_its_own() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/openings/xiangqi-second-set.txt");
+    let second = parse_file(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(second.len(), builtin().len());
+    let mut positions = HashSet::new();
+    for (opening, extended) in builtin().iter().zip(&second) {
+        assert_eq!(extended.moves.len(), opening.moves.len() + 2, "{}", extended.name);
+        assert!(extended.moves.iter().zip(opening.moves).all(|(a, b)| a == b), "{}", extended.name);
+        for moves in [opening.moves.iter().map(|m| m.to_string()).collect(), extended.moves.clone()] {
+            let game = play_through("startpos", &moves).unwrap_or_else(|e| panic!("{}: {e}", extended.name));
+            assert_eq!(game.status(), Status::Ongoing, "{}", extended.name);
+            positions.insert(game.board().hash());
+        }
+    }
+    assert_eq!(positions.len(), 2 * builtin().len());
 }
 
 #[test]
