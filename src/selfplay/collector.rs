@@ -111,10 +111,15 @@ impl<G: Encoding> Collector<G> {
                 // teach the policy only.
                 let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
                 let recorded: Vec<_> = moves.iter().filter(|m| self.record_cheap || m.result.full).collect();
-                let surprises: Vec<_> =
-                    recorded.iter().map(|m| m.result.full.then(|| surprise(&m.result.moves))).collect();
-                let seed = splitmix64(self.seed ^ (self.worker as u64) << 48 ^ over.game_id).1;
-                let copies = copies(&surprises, self.policy_surprise, seed);
+                // Without surprise weighting every sample is written once, nothing measured.
+                let copies = if self.policy_surprise > 0.0 {
+                    let surprises: Vec<_> =
+                        recorded.iter().map(|m| m.result.full.then(|| surprise(&m.result.moves))).collect();
+                    let seed = splitmix64(self.seed ^ (self.worker as u64) << 48 ^ over.game_id).1;
+                    copies(&surprises, self.policy_surprise, seed)
+                } else {
+                    vec![1; recorded.len()]
+                };
                 for (record, &count) in recorded.iter().zip(&copies) {
                     for _ in 0..count {
                         self.push_sample(record, outcome);
