@@ -1,6 +1,6 @@
 //! The forward pass's building blocks on row-major matrices: products through the
-//! `gemm` crate (also for training's 3×3 convs, [`crate::nn::conv3x3`]), and the bias
-//! (and ReLU) passes after them.
+//! `gemm` crate (also for training's 3×3 convs, [`crate::nn::conv3x3`]), the bias (and
+//! ReLU) passes after them, and the attention head's dot products.
 
 use gemm::Parallelism;
 use rayon::prelude::*;
@@ -42,47 +42,6 @@ impl Product {
         } else {
             (self.k, 1)
         }
-    }
-}
-
-/// `out = scale · a · bᵀ` (`m × n`, row-major) for `a` of `m` rows and `b` of `n` rows,
-/// each row `k` long and the rows `stride` apart in both (an attention head's queries and
-/// keys, side by side in one buffer), through `gemm` on the calling thread.
-pub(crate) fn scaled_product_transposed(
-    [m, n, k]: [usize; 3],
-    stride: usize,
-    a: &[f32],
-    b: &[f32],
-    scale: f32,
-    out: &mut [f32],
-) {
-    let fits = |rows: usize, x: &[f32]| rows == 0 || x.len() >= (rows - 1) * stride + k;
-    assert!(k <= stride && fits(m, a) && fits(n, b) && out.len() >= m * n, "operands too small");
-    // SAFETY: the assert keeps every row of `a` and `b` read (`k` elements from each
-    // multiple of `stride`) and every element of `out` written inside its slice; `out`
-    // does not alias `a` or `b` (it is a distinct `&mut`).
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            out.as_mut_ptr(),
-            1,
-            n as isize,
-            false,
-            a.as_ptr(),
-            1,
-            stride as isize,
-            b.as_ptr(),
-            stride as isize,
-            1,
-            0.0,
-            scale,
-            false,
-            false,
-            false,
-            Parallelism::None,
-        );
     }
 }
 
@@ -166,6 +125,39 @@ macro_rules! multiversion {
     };
 }
 pub(crate) use multiversion;
+
+multiversion! {
+/// An attention head's logits of one position: each label's the dot product of its
+/// from-cell's query with its to-cell's key, times `scale`. `cells` holds each cell's
+/// `dim` query values then its `dim` key values; `label_cells` each label's (from-cell,
+/// to-cell). Only the labels' pairs are multiplied, a quarter of every query against
+/// every key on a Xiangqi board.
+pub(crate) fn label_dot_products(cells: &[f32], dim: usize, label_cells: &[(u8, u8)], scale: f32, logits: &mut [f32]) {
+    for (logit, &(from, to)) in logits.iter_mut().zip(label_cells) {
+        let query = &cells[from as usize * 2 * dim..][..dim];
+        let key = &cells[to as usize * 2 * dim + dim..][..dim];
+        // Sixteen lanes of sums (one register), then summed pairwise.
+        let mut lanes = [0.0f32; 16];
+        let ((queries, query_rest), (keys, key_rest)) = (query.as_chunks::<16>(), key.as_chunks::<16>());
+        for (q, k) in queries.iter().zip(keys) {
+            for lane in 0..16 {
+                lanes[lane] += q[lane] * k[lane];
+            }
+        }
+        for (lane, (q, k)) in query_rest.iter().zip(key_rest).enumerate() {
+            lanes[lane] += q * k;
+        }
+        let mut width = 16;
+        while width > 1 {
+            width /= 2;
+            for lane in 0..width {
+                lanes[lane] += lanes[lane + width];
+            }
+        }
+        *logit = scale * lanes[0];
+    }
+}
+}
 
 /// `len` zeros, written by rayon's threads: an output the callers then fill in parallel
 /// (a large `vec![0.0; len]` is one thread's memset, while the others wait).

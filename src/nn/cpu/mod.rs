@@ -19,7 +19,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig};
-use kernels::{add_bias, add_matmul, bias_relu, matmul, scaled_product_transposed, sized};
+use kernels::{add_bias, add_matmul, bias_relu, label_dot_products, matmul, sized};
 use precision::Precision;
 use transpose::transpose;
 use trunk_conv::ConvScratch;
@@ -48,8 +48,6 @@ struct Buffers {
     value_in: Vec<f32>,
     /// The value head's hidden layer.
     hidden: Vec<f32>,
-    /// The attention head's scores of one position, every from-square by every to-square.
-    scores: Vec<f32>,
     /// Each input plane's mean, for the whole part (with `NetConfig::count_value`).
     counts: Vec<f32>,
 }
@@ -183,22 +181,11 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
 
 /// The attention head's logits of every position of `planes` (`[position, cell, 2·dim]`,
 /// `cells` cells a position, each cell's query then its key) into `policy`
-/// (`[position, label]`): each position's scores of every query against every key as one
-/// product (in `scores`), from which each label takes its from-square's and to-square's.
-fn attention_logits(
-    planes: &[f32],
-    [cells, dim]: [usize; 2],
-    label_cells: &[(u8, u8)],
-    scores: &mut Vec<f32>,
-    policy: &mut [f32],
-) {
+/// (`[position, label]`): each label's from-square's query against its to-square's key.
+fn attention_logits(planes: &[f32], [cells, dim]: [usize; 2], label_cells: &[(u8, u8)], policy: &mut [f32]) {
     let scale = 1.0 / (dim as f32).sqrt();
-    let scores = sized(scores, cells * cells);
     for (planes, logits) in planes.chunks_exact(cells * 2 * dim).zip(policy.chunks_exact_mut(label_cells.len())) {
-        scaled_product_transposed([cells, cells, dim], 2 * dim, planes, &planes[dim..], scale, scores);
-        for (logit, &(from, to)) in logits.iter_mut().zip(label_cells) {
-            *logit = scores[from as usize * cells + to as usize];
-        }
+        label_dot_products(planes, dim, label_cells, scale, logits);
     }
 }
 
@@ -213,7 +200,7 @@ fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, p
         PolicyLayer::Attention { dim } => {
             let cells = weights.config.height * weights.config.width;
             let label_cells = weights.config.label_cells;
-            attention_logits(&buffers.policy_in, [cells, *dim], label_cells, &mut buffers.scores, policy);
+            attention_logits(&buffers.policy_in, [cells, *dim], label_cells, policy);
         }
     }
     let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);
