@@ -21,7 +21,7 @@ pub enum Effect {
     /// The last this many plies are taken back.
     Undo(usize),
     /// The rematch starts: this new game is opened.
-    Rematch(GameRow),
+    Rematch(Box<GameRow>),
 }
 
 /// Draw offers, acceptances and refusals.
@@ -117,5 +117,5 @@ pub fn rematch(room: &mut RoomState, role: Role) -> Result<Effect, String> {
         start_plies: 0,
         ..old.clone()
     };
-    Ok(Effect::Rematch(row))
+    Ok(Effect::Rematch(Box::new(row)))
 }

@@ -397,7 +397,7 @@ impl Room {
             Effect::Undo(plies) => self.undo(inner, plies),
             Effect::Rematch(row) => {
                 let id = row.id.clone();
-                self.context.open_game(row, &[])?;
+                self.context.open_game(*row, &[])?;
                 inner.rematch = Some(id);
                 inner.rematch_request = None;
                 self.changed(inner);
