@@ -30,7 +30,7 @@ pub(super) fn nn(runs: u32, config: NetConfig) {
     let device = Device::flex();
     let net = Net::new(config, &device.clone().autodiff()).valid();
     let weights = net.num_params() as u64;
-    // Ours in each precision (bf16 is what self-play and play then run).
+    // Ours in each precision (play runs bf16 where the CPU has AMX, self-play int8 where it has VNNI).
     let mut ours: Vec<CpuNet> = Precision::available().into_iter().map(|p| CpuNet::in_precision(&net, p)).collect();
     let positions: Vec<f32> = reference_games(TRAIN_BATCH)
         .iter()
