@@ -1,6 +1,6 @@
 //! The forward pass's building blocks on row-major matrices: products through the
 //! `gemm` crate (also for training's 3×3 convs, [`crate::nn::conv3x3`]), the bias (and
-//! ReLU) passes after them, and the attention head's dot products.
+//! ReLU) passes after them, and our register-blocked kernel for small products.
 
 use gemm::Parallelism;
 use rayon::prelude::*;
@@ -126,37 +126,92 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
+/// Floats in an AVX-512 register: the width of `products`' column blocks.
+#[cfg(target_arch = "x86_64")]
+const LANES: usize = 16;
+
+/// `out (+)= a · b` for a small product (`shape`, `b` and `out` row-major: a Winograd
+/// point's, the attention head's): our register-blocked kernel where it applies, `gemm`
+/// otherwise.
+pub(crate) fn blocked_product(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
+    // Our kernel is for AVX-512 only; gemm picks its own code for the CPU.
+    #[cfg(target_arch = "x86_64")]
+    if shape.n.is_multiple_of(LANES) && has_avx512() {
+        products(shape, a, b, out);
+        return;
+    }
+    product(shape, a, b, out);
+}
+
 multiversion! {
-/// An attention head's logits of one position: each label's the dot product of its
-/// from-cell's query with its to-cell's key, times `scale`. `cells` holds each cell's
-/// `dim` query values then its `dim` key values; `label_cells` each label's (from-cell,
-/// to-cell). Only the labels' pairs are multiplied, a quarter of every query against
-/// every key on a Xiangqi board.
-pub(crate) fn label_dot_products(cells: &[f32], dim: usize, label_cells: &[(u8, u8)], scale: f32, logits: &mut [f32]) {
-    for (logit, &(from, to)) in logits.iter_mut().zip(label_cells) {
-        let query = &cells[from as usize * 2 * dim..][..dim];
-        let key = &cells[to as usize * 2 * dim + dim..][..dim];
-        // Sixteen lanes of sums (one register), then summed pairwise.
-        let mut lanes = [0.0f32; 16];
-        let ((queries, query_rest), (keys, key_rest)) = (query.as_chunks::<16>(), key.as_chunks::<16>());
-        for (q, k) in queries.iter().zip(keys) {
-            for lane in 0..16 {
-                lanes[lane] += q[lane] * k[lane];
+/// `out (+)= a · b` for a small product of `shape` (`n` a multiple of `LANES`; `b` and
+/// `out` row-major, `a` either way). With such sizes (a block of `b` fits in L1)
+/// blocks of up to 6 rows × 64 columns (32 or 16 where fewer are left, as for 32-channel
+/// nets) accumulate in registers and nothing needs packing, unlike a general GEMM: 10%
+/// faster than `gemm` here.
+#[cfg(target_arch = "x86_64")]
+fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let Product { m, n, .. } = shape;
+    let row_stride = shape.a_strides().0;
+    let mut row = 0;
+    while row < m {
+        let rows = (m - row).min(6);
+        let mut col = 0;
+        while col < n {
+            let (a, out) = (&a[row * row_stride..], &mut out[row * n..(row + rows) * n]);
+            let width = [4 * LANES, 2 * LANES, LANES].into_iter().find(|&w| n - col >= w).unwrap_or(LANES);
+            match width {
+                64 => rows_block::<64>(rows, shape, col, a, b, out),
+                32 => rows_block::<32>(rows, shape, col, a, b, out),
+                _ => rows_block::<16>(rows, shape, col, a, b, out),
             }
+            col += width;
         }
-        for (lane, (q, k)) in query_rest.iter().zip(key_rest).enumerate() {
-            lanes[lane] += q * k;
-        }
-        let mut width = 16;
-        while width > 1 {
-            width /= 2;
-            for lane in 0..width {
-                lanes[lane] += lanes[lane + width];
-            }
-        }
-        *logit = scale * lanes[0];
+        row += rows;
     }
 }
+}
+
+/// [`block`] of `rows` rows (1 to 6) × `W` columns.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn rows_block<const W: usize>(rows: usize, shape: Product, col: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    match rows {
+        6 => block::<6, W>(shape, col, a, b, out),
+        5 => block::<5, W>(shape, col, a, b, out),
+        4 => block::<4, W>(shape, col, a, b, out),
+        3 => block::<3, W>(shape, col, a, b, out),
+        2 => block::<2, W>(shape, col, a, b, out),
+        _ => block::<1, W>(shape, col, a, b, out),
+    }
+}
+
+/// `R` rows × `W` columns (from `col`) of `products`, accumulated in registers (the
+/// operands copied into locals first, so they are loaded once per step, not per use);
+/// `a` starts at the block's first row.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block<const R: usize, const W: usize>(shape: Product, col: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let (k, n) = (shape.k, shape.n);
+    let (row_stride, k_stride) = shape.a_strides();
+    let mut acc = [[0.0f32; W]; R];
+    if shape.accumulate {
+        for (r, acc) in acc.iter_mut().enumerate() {
+            acc.copy_from_slice(&out[r * n + col..r * n + col + W]);
+        }
+    }
+    for i in 0..k {
+        let columns: [f32; W] = b[i * n + col..i * n + col + W].try_into().expect("W columns");
+        let rows: [f32; R] = std::array::from_fn(|r| a[r * row_stride + i * k_stride]);
+        for (acc, a) in acc.iter_mut().zip(rows) {
+            for (acc, b) in acc.iter_mut().zip(columns) {
+                *acc = a.mul_add(b, *acc);
+            }
+        }
+    }
+    for (r, acc) in acc.iter().enumerate() {
+        out[r * n + col..r * n + col + W].copy_from_slice(acc);
+    }
 }
 
 /// `len` zeros, written by rayon's threads: an output the callers then fill in parallel

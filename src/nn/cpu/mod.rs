@@ -5,6 +5,7 @@
 //! split across rayon's threads, each running whole tiles of positions through the net
 //! so that a tile's working set stays in cache.
 
+mod attention;
 pub mod bf16;
 pub mod int8;
 pub(crate) mod kernels;
@@ -19,7 +20,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Net, NetConfig};
-use kernels::{add_bias, add_matmul, bias_relu, label_dot_products, matmul, sized};
+use attention::{attention_logits, AttentionScratch};
+use kernels::{add_bias, add_matmul, bias_relu, matmul, sized};
 use precision::Precision;
 use transpose::transpose;
 use trunk_conv::ConvScratch;
@@ -50,6 +52,8 @@ struct Buffers {
     hidden: Vec<f32>,
     /// Each input plane's mean, for the whole part (with `NetConfig::count_value`).
     counts: Vec<f32>,
+    /// The attention head's queries, keys and their products.
+    attention: AttentionScratch,
 }
 
 /// A net ready for fast CPU inference. Cloning shares the weights and gives fresh
@@ -179,16 +183,6 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
     }
 }
 
-/// The attention head's logits of every position of `planes` (`[position, cell, 2·dim]`,
-/// `cells` cells a position, each cell's query then its key) into `policy`
-/// (`[position, label]`): each label's from-square's query against its to-square's key.
-fn attention_logits(planes: &[f32], [cells, dim]: [usize; 2], label_cells: &[(u8, u8)], policy: &mut [f32]) {
-    let scale = 1.0 / (dim as f32).sqrt();
-    for (planes, logits) in planes.chunks_exact(cells * 2 * dim).zip(policy.chunks_exact_mut(label_cells.len())) {
-        label_dot_products(planes, dim, label_cells, scale, logits);
-    }
-}
-
 /// The heads' linear layers over all `positions` of a part at once (one pass over the
 /// policy layer's large weights, not one per tile).
 fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, policy: &mut [f32], value: &mut [f32]) {
@@ -200,7 +194,7 @@ fn run_head_layers(weights: &Weights, buffers: &mut Buffers, positions: usize, p
         PolicyLayer::Attention { dim } => {
             let cells = weights.config.height * weights.config.width;
             let label_cells = weights.config.label_cells;
-            attention_logits(&buffers.policy_in, [cells, *dim], label_cells, policy);
+            attention_logits(&buffers.policy_in, [cells, *dim], label_cells, &mut buffers.attention, policy);
         }
     }
     let (fc1, fc2) = (&weights.value_fc1, &weights.value_fc2);

@@ -8,9 +8,7 @@
 //! ([`add_transformed_gradient`], [`kernel_gradient`]).
 
 use super::bf16;
-#[cfg(target_arch = "x86_64")]
-use super::kernels::has_avx512;
-use super::kernels::{multiversion, product, Product};
+use super::kernels::{blocked_product, multiversion, Product};
 use super::precision::Precision;
 
 use rayon::prelude::*;
@@ -32,9 +30,6 @@ pub(crate) struct FoldedConv {
 const POINTS: usize = 16;
 /// The kernel transform's matrix: `U = G g Gᵀ`.
 const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
-/// Floats in an AVX-512 register: the width of `products`' column blocks.
-#[cfg(target_arch = "x86_64")]
-const LANES: usize = 16;
 
 /// A 3×3 convolution with its weights transformed (`U = G g Gᵀ`).
 #[derive(Clone, Debug)]
@@ -163,7 +158,7 @@ impl Winograd {
                 let shape = Product { m: tiles, k: cin, n: cout, a_transposed: false, accumulate: false };
                 for (point, m) in m.chunks_mut(tiles * cout).enumerate() {
                     let v = &v[point * tiles * cin..(point + 1) * tiles * cin];
-                    points_product(shape, v, &self.u[point * cin * cout..(point + 1) * cin * cout], m);
+                    blocked_product(shape, v, &self.u[point * cin * cout..(point + 1) * cin * cout], m);
                 }
             }
         }
@@ -219,7 +214,7 @@ pub(crate) fn add_transformed_gradient(
     for (point, du) in du.chunks_mut(cin * cout).enumerate() {
         let (v, m) =
             (&v[point * tiles * cin..(point + 1) * tiles * cin], &m[point * tiles * cout..(point + 1) * tiles * cout]);
-        points_product(shape, v, m, du);
+        blocked_product(shape, v, m, du);
     }
 }
 
@@ -246,18 +241,6 @@ pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f3
         }
     });
     weight
-}
-
-/// `out (+)= a · b` for one point's product (`shape`, `b` and `out` row-major): our
-/// register-blocked kernel where it applies, `gemm` otherwise.
-fn points_product(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
-    // Our kernel is for AVX-512 only; gemm picks its own code for the CPU.
-    #[cfg(target_arch = "x86_64")]
-    if shape.n.is_multiple_of(LANES) && has_avx512() {
-        products(shape, a, b, out);
-        return;
-    }
-    product(shape, a, b, out);
 }
 
 /// `U = G g Gᵀ` for every channel pair's 3×3 kernel `g`, read through `weight(input,
@@ -639,75 +622,4 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
         }
     }
 }
-}
-
-multiversion! {
-/// `out (+)= a · b` for one point's product of `shape` (`n` a multiple of `LANES`; `b`
-/// and `out` row-major, `a` either way). With these sizes (a block of `b` fits in L1)
-/// blocks of up to 6 rows × 64 columns (32 or 16 where fewer are left, as for 32-channel
-/// nets) accumulate in registers and nothing needs packing, unlike a general GEMM: 10%
-/// faster than `gemm` here.
-#[cfg(target_arch = "x86_64")]
-fn products(shape: Product, a: &[f32], b: &[f32], out: &mut [f32]) {
-    let Product { m, n, .. } = shape;
-    let row_stride = shape.a_strides().0;
-    let mut row = 0;
-    while row < m {
-        let rows = (m - row).min(6);
-        let mut col = 0;
-        while col < n {
-            let (a, out) = (&a[row * row_stride..], &mut out[row * n..(row + rows) * n]);
-            let width = [4 * LANES, 2 * LANES, LANES].into_iter().find(|&w| n - col >= w).unwrap_or(LANES);
-            match width {
-                64 => rows_block::<64>(rows, shape, col, a, b, out),
-                32 => rows_block::<32>(rows, shape, col, a, b, out),
-                _ => rows_block::<16>(rows, shape, col, a, b, out),
-            }
-            col += width;
-        }
-        row += rows;
-    }
-}
-}
-
-/// [`block`] of `rows` rows (1 to 6) × `W` columns.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn rows_block<const W: usize>(rows: usize, shape: Product, col: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
-    match rows {
-        6 => block::<6, W>(shape, col, a, b, out),
-        5 => block::<5, W>(shape, col, a, b, out),
-        4 => block::<4, W>(shape, col, a, b, out),
-        3 => block::<3, W>(shape, col, a, b, out),
-        2 => block::<2, W>(shape, col, a, b, out),
-        _ => block::<1, W>(shape, col, a, b, out),
-    }
-}
-
-/// `R` rows × `W` columns (from `col`) of `products`, accumulated in registers (the
-/// operands copied into locals first, so they are loaded once per step, not per use);
-/// `a` starts at the block's first row.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn block<const R: usize, const W: usize>(shape: Product, col: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
-    let (k, n) = (shape.k, shape.n);
-    let (row_stride, k_stride) = shape.a_strides();
-    let mut acc = [[0.0f32; W]; R];
-    if shape.accumulate {
-        for (r, acc) in acc.iter_mut().enumerate() {
-            acc.copy_from_slice(&out[r * n + col..r * n + col + W]);
-        }
-    }
-    for i in 0..k {
-        let columns: [f32; W] = b[i * n + col..i * n + col + W].try_into().expect("W columns");
-        let rows: [f32; R] = std::array::from_fn(|r| a[r * row_stride + i * k_stride]);
-        for (acc, a) in acc.iter_mut().zip(rows) {
-            for (acc, b) in acc.iter_mut().zip(columns) {
-                *acc = a.mul_add(b, *acc);
-            }
-        }
-    }
-    for (r, acc) in acc.iter().enumerate() {
-        out[r * n + col..r * n + col + W].copy_from_slice(acc);
-    }
 }
