@@ -13,7 +13,7 @@ use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::game::Game;
 use xiangqi_zero::nn::attention_policy::AttentionPolicy;
-use xiangqi_zero::nn::loss::losses;
+use xiangqi_zero::nn::loss::{losses, LossTargets};
 use xiangqi_zero::nn::{Encoding, Net, NetConfig, NetError, PolicyHead};
 
 /// A file name in the temp directory for this test (removed when dropped).
@@ -66,6 +66,7 @@ fn the_net_overfits_a_tiny_set_of_samples() {
     for head in [PolicyHead::Dense, PolicyHead::Attention] {
         overfits(NetConfig::new::<Xiangqi>(2, 16).with_policy_head(head));
     }
+    overfits(NetConfig::new::<Xiangqi>(2, 16).with_policy_head(PolicyHead::Attention).with_reply_policy(true));
 }
 
 fn overfits(config: NetConfig) {
@@ -81,7 +82,11 @@ fn overfits(config: NetConfig) {
     let mut optimizer = AdamConfig::new().init();
     let mut history = Vec::new();
     for _ in 0..40 {
-        let loss = losses(&net.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
+        // The reply target: each sample's policy target moved one label on.
+        let reply = (policy.clone().roll_dim(1, 1), weight.clone());
+        let targets =
+            LossTargets { policy: policy.clone(), policy_weight: weight.clone(), value: value.clone(), reply };
+        let loss = losses(&net.forward(input.clone()), targets).total;
         history.push(loss.clone().into_scalar::<f32>());
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         net = optimizer.step(3e-3, net, grads);

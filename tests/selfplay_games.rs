@@ -189,6 +189,20 @@ fn check_shards<G: Encoding>(dir: &Path) -> (usize, u64, usize) {
                     game.apply_outcome(outcome);
                 }
                 assert!(!game.is_chance(), "{name}: a chance point left unresolved");
+                // The reply target: the PGN's next move, its label seen from this sample's
+                // side — the opponent's own label turned 180° on a Xiangqi board (whose input
+                // turns with the side to move), the same cells on Banqi's.
+                match record.moves.get(ply + 1) {
+                    Some(next) => {
+                        let next = game.parse_move(next.split(':').next().unwrap()).unwrap();
+                        let (from, to) = G::label_cells()[game.move_label(next)];
+                        let last = (G::HEIGHT * G::WIDTH - 1) as u8;
+                        let seen = if G::NAME == "xiangqi" { (last - from, last - to) } else { (from, to) };
+                        let reply = targets.reply.unwrap_or_else(|| panic!("{name}: sample {i} has no reply"));
+                        assert_eq!(G::label_cells()[usize::from(reply)], seen, "{name}: sample {i}'s reply");
+                    }
+                    None => assert_eq!(targets.reply, None, "{name}: sample {i}, its game's last move, has a reply"),
+                }
                 i += 1;
             }
         }

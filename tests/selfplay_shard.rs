@@ -38,8 +38,10 @@ fn samples_of<G: Encoding>(mut game: G, plies: usize) -> (Samples, Vec<Vec<f32>>
         game.encode(&mut encoded);
         let policy: Vec<(usize, f32)> =
             moves.iter().take(3).map(|&mv| (game.move_label(mv), 1.0 / moves.len().min(3) as f32)).collect();
+        // The move played's label stands in for the opponent's reply.
+        let reply = Some(game.move_label(moves[moves.len() / 2]) as u16);
         let targets =
-            Targets { outcome: [1.0, 0.0, 0.0], root: [0.5, 0.25, 0.25], full: ply % 2 == 0, ply: ply as u32 };
+            Targets { outcome: [1.0, 0.0, 0.0], root: [0.5, 0.25, 0.25], full: ply % 2 == 0, ply: ply as u32, reply };
         samples.push(&encoded, &policy, targets);
         planes.push(encoded);
         game.play(moves[moves.len() / 2]);
@@ -76,8 +78,8 @@ fn banqi_samples_survive_a_shard() {
 }
 
 #[test]
-fn a_shard_written_before_its_game_count_counts_its_samples_of_ply_0() {
-    use ndarray::{Array1, Array3, Ix1, Ix2, OwnedRepr};
+fn a_shard_written_before_its_game_count_and_replies_counts_its_samples_of_ply_0() {
+    use ndarray::{s, Array1, Array2, Array3, Ix1, OwnedRepr};
     use ndarray_npy::{NpzReader, NpzWriter};
     let dir = temp_dir("old");
     // Two games' samples in one shard: plies 0–9, then 0–14.
@@ -87,15 +89,17 @@ fn a_shard_written_before_its_game_count_counts_its_samples_of_ply_0() {
     write_shard(&new, &samples).unwrap();
     // These samples were not collected from games: the shard says so, 0.
     assert_eq!(read_shard(&new, SampleShape::of::<Xiangqi>()).unwrap().games(), 0);
-    // The same arrays without `gameCount`, as shards were written before it.
+    // The same arrays without `gameCount` and the targets' reply column, as shards were
+    // written before them.
     let mut reader = NpzReader::new(std::fs::File::open(&new).unwrap()).unwrap();
     let old = dir.join("old.npz");
     let mut writer = NpzWriter::new_compressed(std::fs::File::create(&old).unwrap());
     let packed: Array3<u8> = reader.by_name("binaryInputNCHWPacked").unwrap();
     writer.add_array("binaryInputNCHWPacked", &packed).unwrap();
-    for name in ["globalInputNC", "globalTargetsNC"] {
-        writer.add_array(name, &reader.by_name::<OwnedRepr<f32>, Ix2>(name).unwrap()).unwrap();
-    }
+    let globals: Array2<f32> = reader.by_name("globalInputNC").unwrap();
+    writer.add_array("globalInputNC", &globals).unwrap();
+    let targets: Array2<f32> = reader.by_name("globalTargetsNC").unwrap();
+    writer.add_array("globalTargetsNC", &targets.slice(s![.., ..8]).to_owned()).unwrap();
     for name in ["policyTargetsCountN", "policyTargetsLabel"] {
         writer.add_array(name, &reader.by_name::<OwnedRepr<u16>, Ix1>(name).unwrap()).unwrap();
     }
@@ -104,6 +108,10 @@ fn a_shard_written_before_its_game_count_counts_its_samples_of_ply_0() {
     writer.finish().unwrap();
     let read = read_shard(&old, SampleShape::of::<Xiangqi>()).unwrap();
     assert_eq!((read.len(), read.games()), (25, 2));
+    for i in 0..25 {
+        assert!(samples.targets(i).reply.is_some());
+        assert_eq!(read.targets(i), Targets { reply: None, ..samples.targets(i) }, "sample {i}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

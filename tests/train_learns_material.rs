@@ -55,7 +55,7 @@ fn material_samples(count: usize, seed: u64) -> Samples {
             _ => [0.0, 0.0, 1.0],
         };
         game.encode(&mut planes);
-        let targets = Targets { outcome, root: [0.0; 3], full: false, ply: game.plies_played() as u32 };
+        let targets = Targets { outcome, root: [0.0; 3], full: false, ply: game.plies_played() as u32, reply: None };
         samples.push(&planes, &[], targets);
         let captures: Vec<_> = moves.iter().copied().filter(|mv| game.board().piece_at(mv.to).is_some()).collect();
         let mv = if !captures.is_empty() && rng.random_bool(0.5) {

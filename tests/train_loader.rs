@@ -1,7 +1,8 @@
 //! The loader: every row of a batch is one of the window's samples under one board
 //! symmetry — planes equal to the encoding of the transformed position, the policy target
 //! at the transformed position's labels of the transformed moves (summing to 1), the
-//! policy weight set only for fully searched samples, the outcome as written — and every
+//! policy weight set only for fully searched samples, the outcome as written, the reply
+//! one-hot at the transformed position's label of the transformed move — and every
 //! symmetry turns up; value targets mix in the root value as the settings say.
 
 mod train_common;
@@ -51,6 +52,13 @@ fn check_batch<G: Encoding>(window: &Window, cases: &[Case], symmetries: bool) -
         seen[sym] += 1;
         assert_eq!(batch.policy_weight[row], if case.full { 1.0 } else { 0.0 }, "row {row}");
         assert_eq!(batch.value[row * 3..row * 3 + 3], case.outcome, "row {row}");
+        let reply = &batch.reply[row * G::POLICY_SIZE..(row + 1) * G::POLICY_SIZE];
+        let mut want = vec![0.0; G::POLICY_SIZE];
+        if let Some(label) = case.reply[sym] {
+            want[label] = 1.0;
+        }
+        assert_eq!(reply, want, "row {row}: the reply, one-hot under the row's symmetry");
+        assert_eq!(batch.reply_weight[row], if case.reply[sym].is_some() { 1.0 } else { 0.0 }, "row {row}");
     }
     seen
 }
@@ -79,8 +87,8 @@ fn value_targets_mix_the_outcome_with_the_root_value() {
     // outcome), each with its search's root value.
     let mut samples = Samples::new(SampleShape::of::<Xiangqi>());
     let planes = vec![0.0; Xiangqi::INPUT_SIZE];
-    let won = Targets { outcome: [1.0, 0.0, 0.0], root: [0.2, 0.3, 0.5], full: true, ply: 0 };
-    let cut = Targets { outcome: [0.0; 3], root: [0.6, 0.2, 0.2], full: true, ply: 1 };
+    let won = Targets { outcome: [1.0, 0.0, 0.0], root: [0.2, 0.3, 0.5], full: true, ply: 0, reply: None };
+    let cut = Targets { outcome: [0.0; 3], root: [0.6, 0.2, 0.2], full: true, ply: 1, reply: None };
     samples.push(&planes, &[(0, 1.0)], won);
     samples.push(&planes, &[(1, 1.0)], cut);
     let window = window_of::<Xiangqi>(&samples, "loader-value-mix");

@@ -11,7 +11,7 @@ use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::bf16::has_bf16;
 use xiangqi_zero::nn::conv3x3;
 use xiangqi_zero::nn::int8::has_vnni;
-use xiangqi_zero::nn::loss::losses;
+use xiangqi_zero::nn::loss::{losses, LossTargets};
 use xiangqi_zero::nn::Precision;
 use xiangqi_zero::nn::{onnx, CpuNet, Encoding, Net, NetConfig, NetInfo, PolicyHead, Provenance};
 
@@ -176,7 +176,13 @@ fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f
     for precision in Precision::available().into_iter().filter(|&p| p != Precision::Int8) {
         conv3x3::set_precision(precision);
         let rate = timed_rate(runs, TRAIN_BATCH, || {
-            let loss = losses(&trained.forward(input.clone()), policy.clone(), weight.clone(), value.clone()).total;
+            let targets = LossTargets {
+                policy: policy.clone(),
+                policy_weight: weight.clone(),
+                value: value.clone(),
+                reply: (policy.clone(), weight.clone()),
+            };
+            let loss = losses(&trained.forward(input.clone()), targets).total;
             let grads = GradientsParams::from_grads(loss.backward(), &trained);
             trained = optimizer.step(1e-3, trained.clone(), grads);
         });

@@ -50,7 +50,8 @@ pub(super) fn train(
             let chosen = &moves[..moves.len().min(8)];
             let policy: Vec<(usize, f32)> =
                 chosen.iter().map(|&mv| (game.move_label(mv), 1.0 / chosen.len() as f32)).collect();
-            let targets = Targets { outcome: [0.0, 1.0, 0.0], root: [0.3, 0.4, 0.3], full: i % 4 != 0, ply: 0 };
+            let targets =
+                Targets { outcome: [0.0, 1.0, 0.0], root: [0.3, 0.4, 0.3], full: i % 4 != 0, ply: 0, reply: None };
             samples.push(&planes, &policy, targets);
         }
         write_shard(&dir.join(format!("gen{shard:04}-bench.npz")), &samples)?;

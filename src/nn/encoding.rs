@@ -24,7 +24,9 @@ pub trait Encoding: Game {
     /// Writes the position's planes into `out` (`INPUT_SIZE` floats, all overwritten).
     fn encode(&self, out: &mut [f32]);
 
-    /// The label of `mv`, a move of this position.
+    /// The label of `mv`, a move of this position — or the opponent's reply to one, seen
+    /// from this position's side (the reply policy's target): every label set here holds
+    /// both sides' moves.
     fn move_label(&self, mv: Self::Move) -> usize;
 
     /// The move of this position that `label` stands for (its inverse on legal moves).

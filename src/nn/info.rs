@@ -35,6 +35,8 @@ const SIZES: [&str; 6] = [
 const COUNT_VALUE: &str = "xiangqi-zero.count_value";
 /// The metadata key of [`NetConfig::policy_head`] (`attention`; absent for the dense head).
 const POLICY_HEAD: &str = "xiangqi-zero.policy_head";
+/// The metadata key of [`NetConfig::reply_policy`] (`1` when set; absent otherwise).
+const REPLY_POLICY: &str = "xiangqi-zero.reply_policy";
 /// The metadata key of the encoding version.
 const ENCODING: &str = "xiangqi-zero.encoding_version";
 /// The metadata keys of an exported net's provenance.
@@ -171,6 +173,7 @@ impl NetInfo {
                 channels,
                 count_value: metadata.get(COUNT_VALUE).is_some_and(|flag| flag == "1"),
                 policy_head,
+                reply_policy: metadata.get(REPLY_POLICY).is_some_and(|flag| flag == "1"),
                 label_cells,
             },
             encoding_version: number(ENCODING)?,
@@ -204,6 +207,9 @@ impl NetInfo {
         if c.policy_head == PolicyHead::Attention {
             entries.push((POLICY_HEAD, "attention".to_string()));
         }
+        if c.reply_policy {
+            entries.push((REPLY_POLICY, "1".to_string()));
+        }
         entries.extend(self.encoding_version.map(|version| (ENCODING, version.to_string())));
         let p = &self.provenance;
         entries.extend(p.run.clone().map(|run| (RUN, run)));
@@ -229,6 +235,9 @@ impl fmt::Display for NetInfo {
         writeln!(f, "input: {} planes of {}×{}; policy: {} labels", c.planes, c.height, c.width, c.policy_size)?;
         if c.policy_head == PolicyHead::Attention {
             writeln!(f, "policy head: attention (each move from its squares' query and key)")?;
+        }
+        if c.reply_policy {
+            writeln!(f, "reply policy: the opponent's reply predicted in training (play does not read it)")?;
         }
         match self.encoding_version {
             Some(version) => writeln!(f, "encoding version: {version}")?,

@@ -1,17 +1,22 @@
 //! The training loss: policy cross-entropy plus win/draw/loss cross-entropy, both
 //! against soft targets (a search's visit distribution, a game's outcome), the policy's
 //! weighted per sample (KataGo's playout-cap randomization trains the policy only on
-//! fully searched moves).
+//! fully searched moves); and, for a net with a reply policy, the cross-entropy of the
+//! opponent's reply, weighted as KataGo weighs its auxiliary policy target.
 
 use burn::tensor::activation::log_softmax;
 use burn::tensor::Tensor;
 
 use super::model::NetOutput;
 
-/// The loss of a batch and its two parts (shape `[1]` each).
+/// The reply policy's share of the total loss (KataGo's weight for the opponent's move).
+pub const REPLY_WEIGHT: f32 = 0.15;
+
+/// The loss of a batch and its parts (shape `[1]` each).
 #[derive(Clone, Debug)]
 pub struct Losses {
-    /// `policy + value`: what the optimiser minimises (weight decay is the optimiser's).
+    /// `policy + value + REPLY_WEIGHT · reply`: what the optimiser minimises (weight decay
+    /// is the optimiser's).
     pub total: Tensor<1>,
     /// Cross-entropy of the policy logits against the policy targets: the policy
     /// weights' weighted mean over the batch (0 when every weight is 0).
@@ -19,25 +24,49 @@ pub struct Losses {
     /// Cross-entropy of the win/draw/loss logits against the outcome targets, the mean
     /// over the batch.
     pub value: Tensor<1>,
+    /// Cross-entropy of the reply logits against the replies played, over the samples
+    /// with one (for a net with a reply policy).
+    pub reply: Option<Tensor<1>>,
 }
 
-/// The losses of `output` against `policy_target` (`[batch, policy_size]`, rows
-/// summing to 1), weighted per sample by `policy_weight` (`[batch]`, 0 or more), and
-/// `value_target` (`[batch, 3]`, win/draw/loss, rows summing to 1).
-pub fn losses(
-    output: &NetOutput,
-    policy_target: Tensor<2>,
-    policy_weight: Tensor<1>,
-    value_target: Tensor<2>,
-) -> Losses {
-    // Per sample, `[batch, 1]`.
-    let cross_entropy = |logits: Tensor<2>, target: Tensor<2>| (target * log_softmax(logits, 1)).sum_dim(1).neg();
-    let [batch] = policy_weight.dims();
-    let weight_sum = policy_weight.clone().sum().clamp_min(1e-6);
-    let weighted = cross_entropy(output.policy.clone(), policy_target) * policy_weight.reshape([batch, 1]);
-    let policy = weighted.sum() / weight_sum;
-    let value = cross_entropy(output.value.clone(), value_target).mean();
-    Losses { total: policy.clone() + value.clone(), policy, value }
+/// What a batch is trained towards.
+#[derive(Clone, Debug)]
+pub struct LossTargets {
+    /// `[batch, policy_size]`, rows summing to 1.
+    pub policy: Tensor<2>,
+    /// `[batch]`, 0 or more: each sample's share in the policy loss.
+    pub policy_weight: Tensor<1>,
+    /// `[batch, 3]`, win/draw/loss, rows summing to 1.
+    pub value: Tensor<2>,
+    /// The opponent's replies, one-hot `[batch, policy_size]`, and `[batch]` 1 where a
+    /// reply was played (read only for a net with a reply policy).
+    pub reply: (Tensor<2>, Tensor<1>),
+}
+
+/// The losses of `output` against `targets`.
+pub fn losses(output: &NetOutput, targets: LossTargets) -> Losses {
+    let policy = weighted_cross_entropy(output.policy.clone(), targets.policy, targets.policy_weight);
+    let value = cross_entropy(output.value.clone(), targets.value).mean();
+    let (reply_target, reply_weight) = targets.reply;
+    let reply = output.reply.clone().map(|logits| weighted_cross_entropy(logits, reply_target, reply_weight));
+    let total = policy.clone() + value.clone();
+    let total = match &reply {
+        Some(reply) => total + reply.clone().mul_scalar(REPLY_WEIGHT),
+        None => total,
+    };
+    Losses { total, policy, value, reply }
+}
+
+/// Per sample, `[batch, 1]`: the cross-entropy of `logits` against `target`.
+fn cross_entropy(logits: Tensor<2>, target: Tensor<2>) -> Tensor<2> {
+    (target * log_softmax(logits, 1)).sum_dim(1).neg()
+}
+
+/// The mean of the cross-entropies weighted by `weight` (0 when every weight is 0).
+fn weighted_cross_entropy(logits: Tensor<2>, target: Tensor<2>, weight: Tensor<1>) -> Tensor<1> {
+    let [batch] = weight.dims();
+    let weight_sum = weight.clone().sum().clamp_min(1e-6);
+    (cross_entropy(logits, target) * weight.reshape([batch, 1])).sum() / weight_sum
 }
 
 #[cfg(test)]
@@ -51,18 +80,33 @@ mod tests {
     }
 
     #[test]
-    fn each_part_is_a_cross_entropy_and_the_total_is_their_sum() {
+    fn each_part_is_a_cross_entropy_and_the_total_their_weighted_sum() {
         let device = Device::flex();
         let tensor =
             |values: Vec<f32>, shape: [usize; 2]| Tensor::<2>::from_data(TensorData::new(values, shape), &device);
         // Two labels with equal logits, the target on the first: ln 2. Value logits all
         // equal, the target a win: ln 3.
-        let output = NetOutput { policy: tensor(vec![0.0, 0.0], [1, 2]), value: tensor(vec![0.0; 3], [1, 3]) };
-        let weight = Tensor::<1>::ones([1], &device);
-        let parts = losses(&output, tensor(vec![1.0, 0.0], [1, 2]), weight, tensor(vec![1.0, 0.0, 0.0], [1, 3]));
-        let (ln2, ln3) = (2f32.ln(), 3f32.ln());
+        // The reply: logits ln 1 and ln 3 over two labels, the reply the second: ln 4/3.
+        let output = NetOutput {
+            policy: tensor(vec![0.0, 0.0], [1, 2]),
+            value: tensor(vec![0.0; 3], [1, 3]),
+            reply: Some(tensor(vec![0.0, 3f32.ln()], [1, 2])),
+        };
+        let targets = || LossTargets {
+            policy: tensor(vec![1.0, 0.0], [1, 2]),
+            policy_weight: Tensor::<1>::ones([1], &device),
+            value: tensor(vec![1.0, 0.0, 0.0], [1, 3]),
+            reply: (tensor(vec![0.0, 1.0], [1, 2]), Tensor::<1>::ones([1], &device)),
+        };
+        let parts = losses(&output, targets());
+        let (ln2, ln3, reply) = (2f32.ln(), 3f32.ln(), (4.0f32 / 3.0).ln());
         assert!((scalar(parts.policy) - ln2).abs() < 1e-6);
         assert!((scalar(parts.value) - ln3).abs() < 1e-6);
+        assert!((scalar(parts.reply.unwrap()) - reply).abs() < 1e-6);
+        assert!((scalar(parts.total) - (ln2 + ln3 + REPLY_WEIGHT * reply)).abs() < 1e-5);
+        // Without the head, no reply loss and the total of the two.
+        let parts = losses(&NetOutput { reply: None, ..output }, targets());
+        assert!(parts.reply.is_none());
         assert!((scalar(parts.total) - (ln2 + ln3)).abs() < 1e-5);
     }
 }

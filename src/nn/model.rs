@@ -56,6 +56,9 @@ pub struct NetConfig {
     pub count_value: bool,
     /// The policy head.
     pub policy_head: PolicyHead,
+    /// Whether the net also predicts the opponent's reply (KataGo's auxiliary policy
+    /// target): an attention head of its own, trained only; play never reads it.
+    pub reply_policy: bool,
     /// The (from, to) plane cells of each policy label ([`Encoding::label_cells`]).
     pub label_cells: &'static [(u8, u8)],
 }
@@ -73,6 +76,7 @@ impl NetConfig {
             channels,
             count_value: false,
             policy_head: PolicyHead::Dense,
+            reply_policy: false,
             label_cells: G::label_cells(),
         }
     }
@@ -85,6 +89,11 @@ impl NetConfig {
     /// This shape with policy head `policy_head`.
     pub fn with_policy_head(self, policy_head: PolicyHead) -> NetConfig {
         NetConfig { policy_head, ..self }
+    }
+
+    /// This shape with the opponent's reply predicted, or without.
+    pub fn with_reply_policy(self, reply_policy: bool) -> NetConfig {
+        NetConfig { reply_policy, ..self }
     }
 
     /// Floats of one encoded position.
@@ -105,6 +114,9 @@ impl std::fmt::Display for NetConfig {
         }
         if self.policy_head == PolicyHead::Attention {
             write!(f, ", an attention policy")?;
+        }
+        if self.reply_policy {
+            write!(f, ", the opponent's reply predicted")?;
         }
         Ok(())
     }
@@ -179,6 +191,8 @@ pub struct Net {
     pub policy_fc: Option<Linear>,
     /// The attention policy head.
     pub policy_attention: Option<AttentionPolicy>,
+    /// With [`NetConfig::reply_policy`]: the head predicting the opponent's reply.
+    pub policy_reply: Option<AttentionPolicy>,
     /// The value head's 1×1 conv to one plane.
     pub value_conv: ConvBn,
     /// The value head's hidden layer.
@@ -210,12 +224,26 @@ pub struct NetOutput {
     pub policy: Tensor<2>,
     /// Win, draw and loss logits.
     pub value: Tensor<2>,
+    /// With [`NetConfig::reply_policy`]: logits of the opponent's reply, `[batch,
+    /// policy_size]`, its labels seen from the side to move.
+    pub reply: Option<Tensor<2>>,
 }
 
 impl Net {
     /// A net of shape `config` with fresh random weights on `device`.
     pub fn new(config: NetConfig, device: &Device) -> Net {
-        let NetConfig { planes, height, width, policy_size, blocks, channels, count_value, policy_head, .. } = config;
+        let NetConfig {
+            planes,
+            height,
+            width,
+            policy_size,
+            blocks,
+            channels,
+            count_value,
+            policy_head,
+            reply_policy,
+            ..
+        } = config;
         let dense = policy_head == PolicyHead::Dense;
         let cells = height * width;
         Net {
@@ -229,6 +257,7 @@ impl Net {
             policy_conv: dense.then(|| ConvBn::new(channels, POLICY_PLANES, 1, device)),
             policy_fc: dense.then(|| LinearConfig::new(POLICY_PLANES * cells, policy_size).init(device)),
             policy_attention: (!dense).then(|| AttentionPolicy::new(channels, device)),
+            policy_reply: reply_policy.then(|| AttentionPolicy::new(channels, device)),
             value_conv: ConvBn::new(channels, 1, 1, device),
             value_fc1: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
             value_fc2: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
@@ -245,6 +274,7 @@ impl Net {
             .as_ref()
             .map(|layer| layer.forward(input.clone().mean_dim(3).mean_dim(2).flatten::<2>(1, 3)));
         let x = self.trunk(input);
+        let reply = self.policy_reply.as_ref().map(|head| head.forward(x.clone(), self.config.label_cells));
         let policy = self.policy(x.clone());
         let value = self.value_conv.forward(x).flatten::<2>(1, 3);
         let value = self.value_fc2.forward(relu(self.value_fc1.forward(value)));
@@ -252,7 +282,7 @@ impl Net {
             Some(counts) => value + counts,
             None => value,
         };
-        NetOutput { policy, value }
+        NetOutput { policy, value, reply }
     }
 
     /// The trunk's features of `input`, channels first. On the `flex` device the stem and

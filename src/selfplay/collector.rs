@@ -110,19 +110,27 @@ impl<G: Encoding> Collector<G> {
                 // A game cut off at the ply limit has no result to learn from: its samples
                 // teach the policy only.
                 let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
-                let recorded: Vec<_> = moves.iter().filter(|m| self.record_cheap || m.result.full).collect();
+                // Each move with the label of the reply played to it (a resigning player's
+                // last searched move is not played, and has no reply).
+                let played = &moves[..over.plies.min(moves.len())];
+                let recorded: Vec<_> = moves
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| self.record_cheap || m.result.full)
+                    .map(|(k, m)| (m, played.get(k + 1).map(|next| m.position.move_label(next.played) as u16)))
+                    .collect();
                 // Without surprise weighting every sample is written once, nothing measured.
                 let copies = if self.policy_surprise > 0.0 {
                     let surprises: Vec<_> =
-                        recorded.iter().map(|m| m.result.full.then(|| surprise(&m.result.moves))).collect();
+                        recorded.iter().map(|(m, _)| m.result.full.then(|| surprise(&m.result.moves))).collect();
                     let seed = splitmix64(self.seed ^ (self.worker as u64) << 48 ^ over.game_id).1;
                     copies(&surprises, self.policy_surprise, seed)
                 } else {
                     vec![1; recorded.len()]
                 };
-                for (record, &count) in recorded.iter().zip(&copies) {
+                for (&(record, reply), &count) in recorded.iter().zip(&copies) {
                     for _ in 0..count {
-                        self.push_sample(record, outcome);
+                        self.push_sample(record, outcome, reply);
                     }
                 }
                 let samples: u64 = copies.iter().map(|&c| u64::from(c)).sum();
@@ -144,8 +152,9 @@ impl<G: Encoding> Collector<G> {
     }
 
     /// The sample of one searched move of a game `winner` won (`Some(None)`: drawn;
-    /// `None`: no result, an all-zero outcome that the value loss ignores).
-    fn push_sample(&mut self, record: &MoveRecord<G>, outcome: Option<Option<Player>>) {
+    /// `None`: no result, an all-zero outcome that the value loss ignores), the opponent's
+    /// `reply` to it (its label from the mover's side) where one was played.
+    fn push_sample(&mut self, record: &MoveRecord<G>, outcome: Option<Option<Player>>, reply: Option<u16>) {
         let position = &record.position;
         position.encode(&mut self.planes);
         let searched = record.result.moves.iter().filter(|m| m.policy > 0.0);
@@ -158,8 +167,8 @@ impl<G: Encoding> Collector<G> {
             Some(Some(_)) => [0.0, 0.0, 1.0],
         };
         let wdl = record.result.wdl;
-        let targets =
-            Targets { outcome, root: [wdl.win, wdl.draw, wdl.loss], full: record.result.full, ply: record.ply as u32 };
+        let root = [wdl.win, wdl.draw, wdl.loss];
+        let targets = Targets { outcome, root, full: record.result.full, ply: record.ply as u32, reply };
         self.waiting.push(&self.planes, &self.policy, targets);
     }
 

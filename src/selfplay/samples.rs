@@ -9,7 +9,7 @@
 use crate::nn::Encoding;
 
 /// Floats per sample in [`Samples::targets`]: see [`Targets`].
-pub const TARGET_COLUMNS: usize = 8;
+pub const TARGET_COLUMNS: usize = 9;
 
 /// The sizes samples of one game have.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -47,15 +47,20 @@ pub struct Targets {
     pub full: bool,
     /// Plies played before the position.
     pub ply: u32,
+    /// The label of the opponent's reply (the next move played), seen from this side
+    /// ([`Encoding::move_label`]): the auxiliary policy target (KataGo's). None after the
+    /// game's last move.
+    pub reply: Option<u16>,
 }
 
 impl Targets {
     /// The columns stored in a shard's `globalTargetsNC`: outcome (3), root value (3),
-    /// full search (0 or 1), ply.
+    /// full search (0 or 1), ply, the reply's label + 1 (0: none).
     pub fn to_columns(self) -> [f32; TARGET_COLUMNS] {
         let [w, d, l] = self.outcome;
         let [rw, rd, rl] = self.root;
-        [w, d, l, rw, rd, rl, f32::from(u8::from(self.full)), self.ply as f32]
+        let reply = self.reply.map_or(0.0, |label| f32::from(label) + 1.0);
+        [w, d, l, rw, rd, rl, f32::from(u8::from(self.full)), self.ply as f32, reply]
     }
 
     /// The targets of a shard's row of `globalTargetsNC`.
@@ -65,6 +70,7 @@ impl Targets {
             root: [columns[3], columns[4], columns[5]],
             full: columns[6] > 0.5,
             ply: columns[7] as u32,
+            reply: (columns[8] >= 1.0).then(|| (columns[8] - 1.0) as u16),
         }
     }
 }
@@ -214,7 +220,8 @@ mod tests {
         planes[9] = 1.0;
         planes[10..20].fill(0.25);
         planes[20..30].fill(1.0);
-        let targets = Targets { outcome: [0.0, 1.0, 0.0], root: [0.2, 0.5, 0.3], full: true, ply: 17 };
+        let targets =
+            Targets { outcome: [0.0, 1.0, 0.0], root: [0.2, 0.5, 0.3], full: true, ply: 17, reply: Some(2085) };
         samples.push(&planes, &[(4, 0.75), (19, 0.25)], targets);
         let mut other = Samples::new(shape);
         other.push(&[0.0; 30], &[(0, 1.0)], Targets::default());

@@ -5,14 +5,15 @@
 //! |---|---|---|
 //! | `binaryInputNCHWPacked` | u8 `[N, planes, ceil(cells/8)]` | each plane's cells as bits (little-endian within a byte) |
 //! | `globalInputNC` | f32 `[N, planes]` | each plane's value where its bit is clear |
-//! | `globalTargetsNC` | f32 `[N, 8]` | outcome win/draw/loss, root value win/draw/loss, full search (0/1), ply |
+//! | `globalTargetsNC` | f32 `[N, 9]` | outcome win/draw/loss, root value win/draw/loss, full search (0/1), ply, the opponent's reply's label + 1 (0: none) |
 //! | `policyTargetsCountN` | u16 `[N]` | policy entries per sample |
 //! | `policyTargetsLabel` | u16 `[M]` | the entries' labels, sample after sample |
 //! | `policyTargetsProb` | f32 `[M]` | the entries' probabilities |
 //! | `gameCount` | u64 `[1]` | the games the samples come from (a game may leave none) |
 //!
 //! A shard written before `gameCount` counts one game per sample of ply 0, which was
-//! exact while every game's first move was a sample.
+//! exact while every game's first move was a sample; one written before the reply column
+//! (`[N, 8]` targets) is read with no reply.
 //!
 //! Shards are written whole ([`crate::storage`]: a temporary name renamed, or one upload);
 //! reading checks every shape and value, so a corrupt or truncated file is an error naming
@@ -100,6 +101,14 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
     };
     expect("binaryInputNCHWPacked", packed.shape(), &[n, shape.planes, shape.plane_bytes()])?;
     expect("globalInputNC", globals.shape(), &[n, shape.planes])?;
+    // Shards from before the reply column have one column fewer: no reply.
+    let targets = if targets.shape() == [n, TARGET_COLUMNS - 1] {
+        let mut padded = Array2::zeros((n, TARGET_COLUMNS));
+        padded.slice_mut(ndarray::s![.., ..TARGET_COLUMNS - 1]).assign(&targets);
+        padded
+    } else {
+        targets
+    };
     expect("globalTargetsNC", targets.shape(), &[n, TARGET_COLUMNS])?;
     let entries: usize = counts.iter().map(|&c| usize::from(c)).sum();
     expect("policyTargetsLabel", labels.shape(), &[entries])?;
@@ -112,6 +121,10 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
         (globals.into_raw_vec_and_offset().0, targets.into_raw_vec_and_offset().0, probs.to_vec());
     if !finite(&globals) || !finite(&targets) || !finite(&probs) {
         return Err(error("a negative or non-finite value".to_string()));
+    }
+    let replies = targets.chunks_exact(TARGET_COLUMNS).map(|columns| columns[TARGET_COLUMNS - 1]);
+    if let Some(reply) = replies.into_iter().find(|&reply| reply >= shape.policy_size as f32 + 1.0) {
+        return Err(error(format!("reply label {} is beyond the game's {} labels", reply - 1.0, shape.policy_size)));
     }
     let mut starts = Vec::with_capacity(n + 1);
     starts.push(0);

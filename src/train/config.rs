@@ -118,6 +118,10 @@ pub struct NetworkSettings {
     /// The policy head: `dense` (AlphaZero's) or `attention` (`NetConfig::policy_head`).
     #[serde(default)]
     pub policy_head: PolicyHead,
+    /// Whether the net also learns to predict the opponent's reply, KataGo's auxiliary
+    /// policy target (`NetConfig::reply_policy`): training only, play never reads it.
+    #[serde(default)]
+    pub reply_policy: bool,
 }
 
 impl NetworkSettings {
@@ -126,6 +130,7 @@ impl NetworkSettings {
         NetConfig::new::<G>(self.blocks, self.channels)
             .with_count_value(self.count_value)
             .with_policy_head(self.policy_head)
+            .with_reply_policy(self.reply_policy)
     }
 }
 

@@ -27,6 +27,11 @@ pub struct Batch {
     pub policy_weight: Vec<f32>,
     /// Outcome targets, `size × 3`: win, draw, loss for the player to move.
     pub value: Vec<f32>,
+    /// The opponent's reply, `size × G::POLICY_SIZE`: a one-hot row, or all 0 after a
+    /// game's last move (the reply policy's target).
+    pub reply: Vec<f32>,
+    /// Per sample: 1 where a reply was played, else 0.
+    pub reply_weight: Vec<f32>,
 }
 
 /// The random stream of the batch for global step `step`: the same batch for the same
@@ -47,10 +52,16 @@ pub fn make_batch<G: Encoding>(window: &Window, settings: &TrainSettings, rng: &
         policy: vec![0.0; size * G::POLICY_SIZE],
         policy_weight: Vec::with_capacity(size),
         value: Vec::with_capacity(size * 3),
+        reply: vec![0.0; size * G::POLICY_SIZE],
+        reply_weight: Vec::with_capacity(size),
     };
     let mut decoded = vec![0.0; G::INPUT_SIZE];
-    let rows = batch.planes.chunks_exact_mut(G::INPUT_SIZE).zip(batch.policy.chunks_exact_mut(G::POLICY_SIZE));
-    for (planes, policy) in rows {
+    let rows = batch
+        .planes
+        .chunks_exact_mut(G::INPUT_SIZE)
+        .zip(batch.policy.chunks_exact_mut(G::POLICY_SIZE))
+        .zip(batch.reply.chunks_exact_mut(G::POLICY_SIZE));
+    for ((planes, policy), reply) in rows {
         let (samples, i) = window.sample(rng.random_range(0..window.len()));
         let sym = if symmetries { rng.random_range(0..G::SYMMETRIES) } else { 0 };
         samples.planes_into(i, &mut decoded);
@@ -63,6 +74,10 @@ pub fn make_batch<G: Encoding>(window: &Window, settings: &TrainSettings, rng: &
         let targets = samples.targets(i);
         batch.policy_weight.push(if targets.full && sum > 0.0 { 1.0 } else { 0.0 });
         batch.value.extend(value_target(&targets, root_value_weight));
+        if let Some(label) = targets.reply {
+            reply[G::symmetry_label(sym, usize::from(label))] = 1.0;
+        }
+        batch.reply_weight.push(if targets.reply.is_some() { 1.0 } else { 0.0 });
     }
     batch
 }

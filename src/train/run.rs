@@ -352,6 +352,7 @@ fn generation_metrics(
         loss: training.loss,
         policy_loss: training.policy_loss,
         value_loss: training.value_loss,
+        reply_loss: training.reply_loss,
         policy_entropy: training.policy_entropy,
         value_accuracy: training.value_accuracy,
         learning_rate: training.learning_rate,
@@ -375,10 +376,11 @@ fn summary_line(m: &GenerationMetrics) -> String {
     let training = match m.train_steps {
         0 => format!("no training: the window holds {} samples", m.window_samples),
         steps => format!(
-            "{steps} steps, loss {:.3} (policy {:.3}, value {:.3}), value acc {:.0}%",
+            "{steps} steps, loss {:.3} (policy {:.3}, value {:.3}{}), value acc {:.0}%",
             m.loss,
             m.policy_loss,
             m.value_loss,
+            m.reply_loss.map_or(String::new(), |reply| format!(", reply {reply:.3}")),
             100.0 * m.value_accuracy
         ),
     };

@@ -146,6 +146,8 @@ fn seconds_per_sample<G: TrainableGame>(config: &Config, model: &Net, device: &D
         policy: vec![1.0 / G::POLICY_SIZE as f32; size * G::POLICY_SIZE],
         policy_weight: vec![1.0; size],
         value: [1.0, 0.0, 0.0].repeat(size),
+        reply: vec![1.0 / G::POLICY_SIZE as f32; size * G::POLICY_SIZE],
+        reply_weight: vec![1.0; size],
     };
     let mut trainer = Trainer::new(Net::new(model.config, &device.clone().autodiff()), &config.train);
     let rate = config.train.learning_rate;

@@ -16,7 +16,7 @@ use super::loader::{spawn_loader, Batch};
 use super::optimizer::{Optimizer, OptimizerError};
 use super::{TrainSettings, Window};
 use crate::nn::conv3x3;
-use crate::nn::loss::losses;
+use crate::nn::loss::{losses, LossTargets};
 use crate::nn::{Encoding, Net, NetConfig, NetError};
 
 /// Why a trainer could not be saved or loaded: one line naming the file.
@@ -43,6 +43,9 @@ pub struct TrainReport {
     pub policy_loss: f64,
     /// Win/draw/loss cross-entropy over all samples.
     pub value_loss: f64,
+    /// The opponent's reply's cross-entropy over the samples with one, for a net that
+    /// predicts it.
+    pub reply_loss: Option<f64>,
     /// Entropy (nats) of the net's policy over all labels, averaged over all samples.
     pub policy_entropy: f64,
     /// Share of samples whose most likely win/draw/loss is the game's outcome.
@@ -53,8 +56,9 @@ pub struct TrainReport {
     pub seconds: f64,
 }
 
-/// The per-step figures averaged into a [`TrainReport`], in its order.
-const FIGURES: usize = 5;
+/// The per-step figures averaged into a [`TrainReport`], in its order (the reply loss
+/// last, 0 for a net without a reply policy).
+const FIGURES: usize = 6;
 
 /// A net in training with its optimiser and global step.
 pub struct Trainer {
@@ -142,6 +146,7 @@ impl Trainer {
             loss: mean(0),
             policy_loss: mean(1),
             value_loss: mean(2),
+            reply_loss: self.net.config.reply_policy.then(|| mean(5)),
             policy_entropy: mean(3),
             value_accuracy: mean(4),
             learning_rate,
@@ -150,8 +155,8 @@ impl Trainer {
     }
 
     /// One optimiser step on `batch` at `lr`, its convolutions in the settings'
-    /// precision; returns the batch's loss, policy loss, value loss, policy entropy and
-    /// value accuracy (before the step).
+    /// precision; returns the batch's loss, policy loss, value loss, policy entropy, value
+    /// accuracy and reply loss (before the step).
     pub fn train_step(&mut self, batch: Batch, lr: f64) -> [f64; FIGURES] {
         conv3x3::set_precision(self.settings.precision);
         // On one of rayon's threads: the kernels' parallel loops then start from inside
@@ -168,13 +173,19 @@ impl Trainer {
         let policy = Tensor::<2>::from_data(TensorData::new(batch.policy, [n, policy_size]), &device);
         let weight = Tensor::<1>::from_data(TensorData::new(batch.policy_weight, [n]), &device);
         let value = Tensor::<2>::from_data(TensorData::new(batch.value, [n, 3]), &device);
+        let reply = (
+            Tensor::<2>::from_data(TensorData::new(batch.reply, [n, policy_size]), &device),
+            Tensor::<1>::from_data(TensorData::new(batch.reply_weight, [n]), &device),
+        );
         let output = self.net.forward(input);
-        let parts = losses(&output, policy, weight, value.clone());
+        let targets = LossTargets { policy, policy_weight: weight, value: value.clone(), reply };
+        let parts = losses(&output, targets);
         let log_p = log_softmax(output.policy.detach(), 1);
         let entropy = (log_p.clone().exp() * log_p).sum_dim(1).mean().neg();
         let hits = output.value.detach().argmax(1).equal(value.argmax(1)).float().mean().reshape([1]);
+        let reply = parts.reply.map_or_else(|| Tensor::<1>::zeros([1], &device), |reply| reply.detach());
         let figures = Tensor::cat(
-            vec![parts.total.clone().detach(), parts.policy.detach(), parts.value.detach(), entropy, hits],
+            vec![parts.total.clone().detach(), parts.policy.detach(), parts.value.detach(), entropy, hits, reply],
             0,
         );
         let figures = figures.into_data().try_to_vec::<f32>().expect("the net computes in f32");

@@ -31,6 +31,9 @@ pub struct Case {
     pub full: bool,
     /// The outcome target.
     pub outcome: [f32; 3],
+    /// Per symmetry: the reply target's label in the transformed position (the move
+    /// played from the position stands in for a reply), none in every third sample.
+    pub reply: Vec<Option<usize>>,
 }
 
 /// Xiangqi's symmetries: 0 the identity, 1 the left-right mirror.
@@ -86,7 +89,9 @@ pub fn symmetric_samples<G: Encoding>(
         let mut outcome = [0.0; 3];
         outcome[rng.random_range(0..3)] = 1.0;
         let full = cases.len() % 2 == 0;
-        let mut case = Case { planes: Vec::new(), policy: Vec::new(), full, outcome };
+        let mv = moves[rng.random_range(0..moves.len())];
+        let has_reply = cases.len() % 3 != 2;
+        let mut case = Case { planes: Vec::new(), policy: Vec::new(), full, outcome, reply: Vec::new() };
         for (sym, game) in games.iter().enumerate() {
             let mut planes = vec![0.0; G::INPUT_SIZE];
             game.encode(&mut planes);
@@ -96,12 +101,13 @@ pub fn symmetric_samples<G: Encoding>(
             }
             case.planes.push(planes);
             case.policy.push(dense);
+            case.reply.push(has_reply.then(|| game.move_label(map(sym, mv))));
         }
         let sparse: Vec<(usize, f32)> = policy.iter().map(|&(mv, p)| (games[0].move_label(mv), p)).collect();
-        let targets = Targets { outcome, root: [0.4, 0.3, 0.3], full, ply: games[0].plies_played() as u32 };
+        let reply = case.reply[0].map(|label| label as u16);
+        let targets = Targets { outcome, root: [0.4, 0.3, 0.3], full, ply: games[0].plies_played() as u32, reply };
         samples.push(&case.planes[0], &sparse, targets);
         cases.push(case);
-        let mv = moves[rng.random_range(0..moves.len())];
         for (sym, game) in games.iter_mut().enumerate() {
             game.play(map(sym, mv));
         }
