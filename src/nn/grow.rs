@@ -10,8 +10,9 @@
 //! - **Deeper**: a new block is inserted with its second batch-norm's scale and shift at
 //!   zero: it adds nothing to the residual stream (whose values, after a ReLU, pass the
 //!   block's ReLU unchanged) until training gives it a scale.
-//! - **The attention policy head** keeps its old query and key dimensions, scaled so the
-//!   dot product's `1/√dim` is unchanged; the new dimensions' queries start at zero.
+//! - **The attention policy head** (and the reply policy's, alike) keeps its old query and
+//!   key dimensions, scaled so the dot product's `1/√dim` is unchanged; the new dimensions'
+//!   queries start at zero.
 //!
 //! Everything else (the heads' linear layers, the piece-count value) is copied.
 
@@ -114,7 +115,7 @@ impl Plan {
             [head, "conv", "weight"] if head.ends_with("_conv") => {
                 same(Role::Conv { out: None, inputs: Some(&self.trunk) })
             }
-            ["policy_attention", which, field] => {
+            ["policy_attention" | "policy_reply", which, field] => {
                 let query_scale = (*which == "query").then_some(self.scale);
                 same(Role::Attention { inputs: &self.trunk, query_scale, bias: *field == "bias" })
             }
@@ -248,19 +249,34 @@ mod tests {
         (0..batch * net.config.input_size()).map(|_| rng.random_range(0.0..1.0)).collect()
     }
 
-    fn grows_exactly(head: PolicyHead) {
+    /// The reply head's logits of `planes` (4 positions).
+    fn reply_logits(net: &Net, planes: Vec<f32>) -> Vec<f32> {
+        let reply = net.forward(net.input(planes, 4)).reply.expect("a net with a reply policy");
+        reply.into_data().try_to_vec::<f32>().unwrap()
+    }
+
+    fn grows_exactly(head: PolicyHead, reply_policy: bool) {
         let device = burn::tensor::Device::default();
-        let config = NetConfig::new::<Xiangqi>(2, 8).with_count_value(true).with_policy_head(head);
+        let config = NetConfig::new::<Xiangqi>(2, 8)
+            .with_count_value(true)
+            .with_policy_head(head)
+            .with_reply_policy(reply_policy);
         let small = randomized(Net::new(config, &device), 1);
         let big = small.grow(3, 12, 5).unwrap();
         assert_eq!((big.config.blocks, big.config.channels), (3, 12));
         let planes = input(&small, 4);
         let (p_small, v_small) = small.infer(planes.clone(), 4);
-        let (p_big, v_big) = big.infer(planes, 4);
+        let (p_big, v_big) = big.infer(planes.clone(), 4);
+        let (r_small, r_big) = if reply_policy {
+            (reply_logits(&small, planes.clone()), reply_logits(&big, planes))
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let worst = p_small
             .iter()
             .zip(&p_big)
             .chain(v_small.iter().zip(&v_big))
+            .chain(r_small.iter().zip(&r_big))
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f32::max);
         let spread = p_small.iter().map(|v| v.abs()).fold(0.0, f32::max);
@@ -274,12 +290,17 @@ mod tests {
 
     #[test]
     fn a_grown_net_with_a_dense_policy_computes_what_the_small_one_did() {
-        grows_exactly(PolicyHead::Dense);
+        grows_exactly(PolicyHead::Dense, false);
     }
 
     #[test]
     fn a_grown_net_with_an_attention_policy_computes_what_the_small_one_did() {
-        grows_exactly(PolicyHead::Attention);
+        grows_exactly(PolicyHead::Attention, false);
+    }
+
+    #[test]
+    fn a_grown_net_predicts_the_reply_as_the_small_one_did() {
+        grows_exactly(PolicyHead::Attention, true);
     }
 
     #[test]
