@@ -83,7 +83,7 @@ fn overfits(config: NetConfig) {
     let mut history = Vec::new();
     for _ in 0..40 {
         // The reply target: each sample's policy target moved one label on.
-        let reply = (policy.clone().roll_dim(1, 1), weight.clone());
+        let reply = Some((policy.clone().roll_dim(1, 1), weight.clone()));
         let targets =
             LossTargets { policy: policy.clone(), policy_weight: weight.clone(), value: value.clone(), reply };
         let loss = losses(&net.forward(input.clone()), targets).total;

@@ -180,7 +180,7 @@ fn train_step(runs: u32, config: NetConfig, positions: &[f32], pytorch: Option<f
                 policy: policy.clone(),
                 policy_weight: weight.clone(),
                 value: value.clone(),
-                reply: (policy.clone(), weight.clone()),
+                reply: None,
             };
             let loss = losses(&trained.forward(input.clone()), targets).total;
             let grads = GradientsParams::from_grads(loss.backward(), &trained);

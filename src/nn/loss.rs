@@ -38,17 +38,20 @@ pub struct LossTargets {
     pub policy_weight: Tensor<1>,
     /// `[batch, 3]`, win/draw/loss, rows summing to 1.
     pub value: Tensor<2>,
-    /// The opponent's replies, one-hot `[batch, policy_size]`, and `[batch]` 1 where a
-    /// reply was played (read only for a net with a reply policy).
-    pub reply: (Tensor<2>, Tensor<1>),
+    /// For a net with a reply policy: the opponent's replies, one-hot `[batch,
+    /// policy_size]`, and `[batch]` 1 where a reply was played.
+    pub reply: Option<(Tensor<2>, Tensor<1>)>,
 }
 
 /// The losses of `output` against `targets`.
 pub fn losses(output: &NetOutput, targets: LossTargets) -> Losses {
     let policy = weighted_cross_entropy(output.policy.clone(), targets.policy, targets.policy_weight);
     let value = cross_entropy(output.value.clone(), targets.value).mean();
-    let (reply_target, reply_weight) = targets.reply;
-    let reply = output.reply.clone().map(|logits| weighted_cross_entropy(logits, reply_target, reply_weight));
+    let reply = output
+        .reply
+        .clone()
+        .zip(targets.reply)
+        .map(|(logits, (target, weight))| weighted_cross_entropy(logits, target, weight));
     let total = policy.clone() + value.clone();
     let total = match &reply {
         Some(reply) => total + reply.clone().mul_scalar(REPLY_WEIGHT),
@@ -96,7 +99,7 @@ mod tests {
             policy: tensor(vec![1.0, 0.0], [1, 2]),
             policy_weight: Tensor::<1>::ones([1], &device),
             value: tensor(vec![1.0, 0.0, 0.0], [1, 3]),
-            reply: (tensor(vec![0.0, 1.0], [1, 2]), Tensor::<1>::ones([1], &device)),
+            reply: Some((tensor(vec![0.0, 1.0], [1, 2]), Tensor::<1>::ones([1], &device))),
         };
         let parts = losses(&output, targets());
         let (ln2, ln3, reply) = (2f32.ln(), 3f32.ln(), (4.0f32 / 3.0).ln());

@@ -122,8 +122,8 @@ pub fn read_shard(path: &Path, shape: SampleShape) -> Result<Samples, ShardError
     if !finite(&globals) || !finite(&targets) || !finite(&probs) {
         return Err(error("a negative or non-finite value".to_string()));
     }
-    let replies = targets.chunks_exact(TARGET_COLUMNS).map(|columns| columns[TARGET_COLUMNS - 1]);
-    if let Some(reply) = replies.into_iter().find(|&reply| reply >= shape.policy_size as f32 + 1.0) {
+    let mut replies = targets.chunks_exact(TARGET_COLUMNS).map(|columns| columns[TARGET_COLUMNS - 1]);
+    if let Some(reply) = replies.find(|&reply| reply >= shape.policy_size as f32 + 1.0) {
         return Err(error(format!("reply label {} is beyond the game's {} labels", reply - 1.0, shape.policy_size)));
     }
     let mut starts = Vec::with_capacity(n + 1);

@@ -173,10 +173,13 @@ impl Trainer {
         let policy = Tensor::<2>::from_data(TensorData::new(batch.policy, [n, policy_size]), &device);
         let weight = Tensor::<1>::from_data(TensorData::new(batch.policy_weight, [n]), &device);
         let value = Tensor::<2>::from_data(TensorData::new(batch.value, [n, 3]), &device);
-        let reply = (
-            Tensor::<2>::from_data(TensorData::new(batch.reply, [n, policy_size]), &device),
-            Tensor::<1>::from_data(TensorData::new(batch.reply_weight, [n]), &device),
-        );
+        // The reply targets reach the device only for a net that predicts the reply.
+        let reply = self.net.config.reply_policy.then(|| {
+            (
+                Tensor::<2>::from_data(TensorData::new(batch.reply, [n, policy_size]), &device),
+                Tensor::<1>::from_data(TensorData::new(batch.reply_weight, [n]), &device),
+            )
+        });
         let output = self.net.forward(input);
         let targets = LossTargets { policy, policy_weight: weight, value: value.clone(), reply };
         let parts = losses(&output, targets);

@@ -126,9 +126,9 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
-/// Floats in an AVX-512 register: the width of `products`' column blocks.
-#[cfg(target_arch = "x86_64")]
-const LANES: usize = 16;
+/// Floats in an AVX-512 register: the width of `products`' column blocks (a product whose
+/// `n` is a multiple of it runs our kernel).
+pub(crate) const LANES: usize = 16;
 
 /// `out (+)= a · b` for a small product (`shape`, `b` and `out` row-major: a Winograd
 /// point's, the attention head's): our register-blocked kernel where it applies, `gemm`
