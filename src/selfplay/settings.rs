@@ -32,6 +32,13 @@ pub struct SelfPlaySettings {
     /// the mean over its game. 0: every sample once.
     #[serde(skip_serializing_if = "is_zero")]
     pub policy_surprise: f32,
+    /// The share of the games of a training run's generation that begin from a position
+    /// of the generation before's games, drawn uniformly over all their positions (Go-
+    /// Exploit, Trudeau & Bergeron 2023), the game's moves up to it replayed so that the
+    /// rules see its history; the others begin at the start. Xiangqi only. 0: every game
+    /// from the start.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub earlier_starts: f32,
     /// The forward pass's precision in self-play (`fp32`, `bf16` or `int8`); left out, the
     /// fastest this CPU runs ([`Precision::fastest_for_this_cpu`]). `XIANGQI_ZERO_PRECISION`
     /// in the environment overrides both.
@@ -48,6 +55,7 @@ impl Default for SelfPlaySettings {
             shard_samples: 4096,
             record_cheap: true,
             policy_surprise: 0.0,
+            earlier_starts: 0.0,
             precision: None,
         }
     }
@@ -56,12 +64,13 @@ impl Default for SelfPlaySettings {
 impl SelfPlaySettings {
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 5] = [
+        let checks: [(bool, &str); 6] = [
             (self.threads <= 1024, "threads must be 0 (one per core) to 1024"),
             ((1..=4096).contains(&self.parallel_games), "parallel_games must be 1 to 4096"),
             (self.max_plies >= 1, "max_plies must be at least 1"),
             (self.shard_samples >= 1, "shard_samples must be at least 1"),
             ((0.0..=1.0).contains(&self.policy_surprise), "policy_surprise must be 0 to 1"),
+            ((0.0..=1.0).contains(&self.earlier_starts), "earlier_starts must be 0 to 1"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(format!("selfplay config: {why}")),

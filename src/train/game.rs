@@ -7,7 +7,7 @@ use rand::rngs::StdRng;
 
 use super::config::Config;
 use crate::game::banqi::Banqi;
-use crate::game::xiangqi::Xiangqi;
+use crate::game::xiangqi::{ImportedRecord, Move, Xiangqi};
 use crate::matches::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Start};
 use crate::mcts::Material;
 use crate::players::Playable;
@@ -27,6 +27,11 @@ pub trait TrainableGame: Playable + Material + Send + Sync + 'static {
 
     /// The starts of an evaluation match of `games` games (each start with both colours).
     fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String>;
+
+    /// The games of a file of self-play records (PGN) under the config's rules, each as
+    /// its start and its moves: what games begun from earlier games' positions replay
+    /// ([`super::earlier_starts`]).
+    fn read_records(config: &Config, pgn: &str) -> Result<Vec<(Self, Vec<Self::Move>)>, String>;
 }
 
 impl TrainableGame for Xiangqi {
@@ -42,6 +47,19 @@ impl TrainableGame for Xiangqi {
         let openings: Vec<OwnedOpening> = builtin_openings().iter().map(OwnedOpening::from).collect();
         xiangqi_starts(&openings, config.rules.xiangqi()?)
     }
+
+    fn read_records(config: &Config, pgn: &str) -> Result<Vec<(Self, Vec<Move>)>, String> {
+        let rules = config.rules.xiangqi()?;
+        let records = ImportedRecord::read_all(pgn)?;
+        records
+            .iter()
+            .map(|record| {
+                let end = record.replay_under(rules)?;
+                let start = Xiangqi::from_fen(record.start(), rules).map_err(|e| e.to_string())?;
+                Ok((start, end.moves().collect()))
+            })
+            .collect()
+    }
 }
 
 impl TrainableGame for Banqi {
@@ -55,5 +73,11 @@ impl TrainableGame for Banqi {
 
     fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String> {
         Ok(banqi_starts(games.div_ceil(2), config.seed, config.rules.banqi()?))
+    }
+
+    /// Not for Banqi: its records do not say how its hidden pieces were drawn
+    /// (`Config::validate` refuses `earlier_starts` in a Banqi run).
+    fn read_records(_: &Config, _: &str) -> Result<Vec<(Self, Vec<Self::Move>)>, String> {
+        Err("Banqi games are not replayed from their records".to_string())
     }
 }

@@ -25,6 +25,7 @@
 mod archive;
 pub mod config;
 mod contribute;
+mod earlier_starts;
 mod export;
 mod forecast;
 mod game;

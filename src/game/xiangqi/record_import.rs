@@ -3,7 +3,7 @@
 //! numbers (`1.`, `1...`, `１．`), comments (`{…}`, `;` to the end of the line),
 //! variations (`(…)`), annotations (`$1`) and the result are passed over.
 
-use super::{BadMove, Notation, Xiangqi};
+use super::{BadMove, Notation, Rules, Xiangqi};
 use crate::game::Game;
 
 /// A record as read: its tags and its moves' texts, not yet checked against the rules.
@@ -32,6 +32,29 @@ impl ImportedRecord {
         Ok(ImportedRecord { tags, moves: move_tokens(&movetext)? })
     }
 
+    /// Reads every record of a file of concatenated PGN records (as self-play and the
+    /// arena write them): a record begins at a tag line that follows movetext.
+    pub fn read_all(text: &str) -> Result<Vec<ImportedRecord>, String> {
+        let mut records = Vec::new();
+        let mut current = String::new();
+        let mut in_movetext = false;
+        for line in text.lines() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') && in_movetext {
+                records.push(ImportedRecord::read(&current)?);
+                current.clear();
+                in_movetext = false;
+            }
+            in_movetext |= !trimmed.is_empty() && !trimmed.starts_with('[');
+            current.push_str(line);
+            current.push('\n');
+        }
+        if !current.trim().is_empty() {
+            records.push(ImportedRecord::read(&current)?);
+        }
+        Ok(records)
+    }
+
     /// The value of the tag `name` (any case), if the record has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(tag, _)| tag.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
@@ -57,7 +80,13 @@ impl ImportedRecord {
     /// and returns the game after its last move; the error names the first move that is
     /// not legal, with its number, or says that the FEN is not valid.
     pub fn replay(&self) -> Result<Xiangqi, String> {
-        let mut game = Xiangqi::from_text(self.start()).map_err(|e| e.to_string())?;
+        self.replay_under(Rules::default())
+    }
+
+    /// [`ImportedRecord::replay`] under `rules` (which rule on repetitions and the
+    /// no-capture limit along the way).
+    pub fn replay_under(&self, rules: Rules) -> Result<Xiangqi, String> {
+        let mut game = Xiangqi::from_fen(self.start(), rules).map_err(|e| e.to_string())?;
         game.play_texts(&self.moves, self.notation()).map_err(|bad: BadMove| bad.to_string())?;
         Ok(game)
     }
