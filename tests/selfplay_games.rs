@@ -2,7 +2,8 @@
 //! whose samples replay the moves of the PGN written beside it (planes equal to the
 //! encoding of the replayed positions), policies that are distributions over distinct
 //! labels, and outcomes that agree with the PGN's result from each mover's view; without
-//! `record_cheap`, the same games leave exactly their fully searched samples; and a stop
+//! `record_cheap`, the same games leave exactly their fully searched samples; the trainer's
+//! reader of earlier games reads the records back; and a stop
 //! flag set before the start plays nothing.
 
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use burn::tensor::Device;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use xiangqi_zero::game::banqi::Banqi;
-use xiangqi_zero::game::xiangqi::Xiangqi;
+use xiangqi_zero::game::xiangqi::{ImportedRecord, Rules, Xiangqi};
 use xiangqi_zero::game::{Game, Player};
 use xiangqi_zero::mcts::SearchConfig;
 use xiangqi_zero::nn::{Encoding, Inference, Net, NetConfig, NetEvaluator};
@@ -64,8 +65,7 @@ fn self_play<G: Encoding>(
         max_plies,
         shard_samples,
         record_cheap,
-        policy_surprise: 0.0,
-        precision: None,
+        ..SelfPlaySettings::default()
     };
     let job = SelfPlayJob {
         games,
@@ -227,6 +227,21 @@ fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
     // Two workers, each writing a shard once 50 samples wait: more than one shard each.
     assert!(shards > 2, "{shards} shards of {samples} samples");
     assert!((report.mean_plies * 6.0 - samples as f64).abs() < 1e-6, "{report:?}");
+    // The trainer reads these records back to begin games at their positions
+    // (`[selfplay] earlier_starts`): the same games, the lopsided start's included.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "pgn") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (imported, written) = (ImportedRecord::read_all(&text).unwrap(), read_pgn(&text));
+            assert_eq!(imported.len(), written.len(), "{}", path.display());
+            for (imported, written) in imported.iter().zip(&written) {
+                assert_eq!(imported.start(), written.start);
+                let game = imported.replay_under(Rules::default()).unwrap();
+                assert_eq!(game.moves().map(|mv| mv.to_string()).collect::<Vec<_>>(), written.moves);
+            }
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,9 +1,13 @@
-//! Self-play games begun from positions of earlier games (Go-Exploit, Trudeau & Bergeron
+//! Self-play games begun at positions of earlier games (Go-Exploit, Trudeau & Bergeron
 //! 2023): with `[selfplay] earlier_starts = s`, that share of a generation's games begins
-//! at a position drawn uniformly from the generation before's games, their moves up to it
-//! replayed so that the rules see its history; the others begin at the start. Those games
-//! are read back from the PGN files self-play writes beside its shards, so a resumed run
-//! and other machines' games count as the trainer's own.
+//! at a position drawn uniformly from the generation before's games (short of long runs
+//! without captures: [`RecordedGame::starts`]), that game's moves up to it replayed so
+//! that the repetition rules see its history; the others begin at the start. A game begun
+//! that way searches and explores from there as from a game's first move, and its own
+//! record starts there (its `[FEN]`). The games are read back from the PGN files
+//! self-play writes beside its shards, so a resumed run's and other machines' games count;
+//! a file that cannot be read is passed over with a warning, as the window passes over a
+//! shard it cannot read.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,13 +15,13 @@ use std::sync::Arc;
 use rand::Rng;
 
 use super::config::Config;
-use super::game::{NewGame, TrainableGame};
+use super::game::{NewGame, RecordedGame, TrainableGame};
 use super::run_dir::generation_name;
 use crate::storage;
 
 /// How the games of generation `generation` begin, the run's games in `games`: the
 /// start, or with `earlier_starts` above 0 and games of the generation before there, a
-/// share of them from those games' positions.
+/// share of them at those games' positions.
 pub fn new_game<G: TrainableGame>(config: &Config, games: &Path, generation: u32) -> Result<NewGame<G>, String> {
     let start = G::new_game(config)?;
     let share = config.selfplay.earlier_starts;
@@ -25,9 +29,9 @@ pub fn new_game<G: TrainableGame>(config: &Config, games: &Path, generation: u32
         return Ok(start);
     }
     let earlier = read_games::<G>(config, games, &generation_name(generation - 1))?;
-    // Every position a move was played from: (game, plies before it).
+    // Every position a game may begin at: (game, plies before it).
     let positions: Vec<(usize, usize)> =
-        earlier.iter().enumerate().flat_map(|(i, (_, moves))| (0..moves.len()).map(move |ply| (i, ply))).collect();
+        earlier.iter().enumerate().flat_map(|(i, game)| game.starts.iter().map(move |&ply| (i, ply))).collect();
     if positions.is_empty() {
         return Ok(start);
     }
@@ -36,25 +40,30 @@ pub fn new_game<G: TrainableGame>(config: &Config, games: &Path, generation: u32
             return start(rng);
         }
         let (i, plies) = positions[rng.random_range(0..positions.len())];
-        let (first, moves) = &earlier[i];
-        let mut game = first.clone();
-        for &mv in &moves[..plies] {
+        let mut game = earlier[i].start.clone();
+        for &mv in &earlier[i].moves[..plies] {
             game.play(mv);
         }
         game
     }))
 }
 
-/// The games of the PGN files in `games` whose names start with `prefix`.
-fn read_games<G: TrainableGame>(config: &Config, games: &Path, prefix: &str) -> Result<Vec<(G, Vec<G::Move>)>, String> {
+/// The games of the PGN files in `games` whose names start with `prefix`; a file that
+/// cannot be read or replayed is passed over with a line on stderr.
+fn read_games<G: TrainableGame>(config: &Config, games: &Path, prefix: &str) -> Result<Vec<RecordedGame<G>>, String> {
     let files = storage::list(games).map_err(|e| format!("{}: {e}", games.display()))?;
     let mut read = Vec::new();
     for file in files {
         if file.name.starts_with(&format!("{prefix}-")) && file.name.ends_with(".pgn") {
             let path = games.join(&file.name);
-            let bytes = storage::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
-            read.extend(G::read_records(config, &text).map_err(|why| format!("{}: {why}", path.display()))?);
+            let records = storage::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string()))
+                .and_then(|text| G::read_records(config, &text));
+            match records {
+                Ok(records) => read.extend(records),
+                Err(why) => eprintln!("warning: {}: {why}; no game begins at its positions", path.display()),
+            }
         }
     }
     Ok(read)
@@ -67,6 +76,7 @@ mod tests {
 
     use super::*;
     use crate::game::xiangqi::{Move, Notation, Xiangqi};
+    use crate::game::Game;
     use crate::records::GameRecord;
 
     /// A self-play record of `moves` (ICCS) from `start`, as the collector writes it.
@@ -103,55 +113,63 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("xiangqi-zero-earlier-starts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         // Generation 1: a game whose knights go out and back (its fifth position is the
-        // start again), a second game, and a third begun at a later position.
+        // start again), a second game, and a third begun later, 59 plies after a capture:
+        // only its first position is short of half the no-capture limit (120).
         let knights = ["h0g2", "h9g7", "g2h0", "g7h9", "h2e2"];
         let cannons = ["b2e2", "b9c7", "b0c2"];
-        let later = played("startpos", &["h2e2", "h9g7"]).0.to_text();
+        let mut later: Vec<String> =
+            played("startpos", &["h2e2", "h9g7"]).0.to_text().split_whitespace().map(str::to_string).collect();
+        later[4] = "59".to_string();
+        let later = later.join(" ");
         let from_later = ["h0g2", "i9h9"];
         let file = record("startpos", &knights) + &record("startpos", &cannons);
         std::fs::write(dir.join("gen0001-1-a.pgn"), file).unwrap();
         std::fs::write(dir.join("gen0001-2-b.pgn"), record(&later, &from_later)).unwrap();
-        // Generation 2's games are not generation 3's starts' source here.
+        // Generation 2's own games, and a file that is no record: neither is drawn from.
         std::fs::write(dir.join("gen0002-1-a.pgn"), record("startpos", &["c3c4"])).unwrap();
+        std::fs::write(dir.join("gen0001-3-c.pgn"), "1. Z9-Z8").unwrap();
 
         // xiangqi-tiny's rules: whoever repeats a position loses.
         let mut config = config("xiangqi-tiny.toml");
         config.selfplay.earlier_starts = 0.5;
-        let sources = [
-            ("startpos".to_string(), played("startpos", &knights).1),
-            ("startpos".to_string(), played("startpos", &cannons).1),
-            (later.clone(), played(&later, &from_later).1),
-        ];
-        let positions = knights.len() + cannons.len() + from_later.len();
+        let rules = config.rules.xiangqi().unwrap();
+        assert_ne!(rules, Xiangqi::start().rules());
+        let sources = [played("startpos", &knights).1, played("startpos", &cannons).1, played(&later, &from_later).1];
+        let starts =
+            [Xiangqi::start().to_text(), Xiangqi::start().to_text(), Xiangqi::from_text(&later).unwrap().to_text()];
         let begin = new_game::<Xiangqi>(&config, &dir, 2).unwrap();
         let mut rng = StdRng::seed_from_u64(1);
-        let (draws, mut begun_later, mut repeated) = (4000, 0, 0);
+        let draws = 6000;
+        let mut from = [0u32; 3];
+        let mut repeated = 0;
         for _ in 0..draws {
             let game = begin(&mut rng);
+            assert_eq!(game.rules(), rules);
             let moves: Vec<Move> = game.moves().collect();
-            // Each is the start, or a position a move of generation 1 was played from,
-            // reached by that game's own moves.
-            let source = sources.iter().find(|(start, all)| {
-                game.start_fen() == Xiangqi::from_text(start).unwrap().to_text()
-                    && moves.len() < all.len()
-                    && all.starts_with(&moves)
-            });
-            assert!(
-                source.is_some() || (moves.is_empty() && game.start_fen() == Xiangqi::start().to_text()),
-                "{}",
-                game.to_text()
-            );
-            begun_later += (!moves.is_empty() || game.start_fen() != Xiangqi::start().to_text()) as u32;
+            if moves.is_empty() && game.start_fen() == starts[0] {
+                continue; // the start, or the first position of one of the first two games
+            }
+            // Else a position a move of generation 1 was played from, reached by its moves.
+            let source = (0..3)
+                .find(|&k| {
+                    game.start_fen() == starts[k] && moves.len() < sources[k].len() && sources[k].starts_with(&moves)
+                })
+                .unwrap_or_else(|| panic!("{} is no position of generation 1", game.to_text()));
+            from[source] += 1;
+            assert!(source < 2 || moves.is_empty(), "a position 60 plies after a capture");
             // The knights' return: the start position again, its first time in the history.
             if moves.len() == 4 {
                 assert_eq!(game.repetitions(), 1);
                 repeated += 1;
             }
         }
-        // Half the games, and of those all but the two start positions among the nine.
-        let expected = 0.5 * (positions - 2) as f64 / positions as f64;
-        let share = f64::from(begun_later) / f64::from(draws);
-        assert!((share - expected).abs() < 0.03, "{share} against {expected}");
+        // Half the games; the other half's positions drawn uniformly from the nine: four
+        // past the first games' starts, two, and one.
+        for (k, positions) in [4.0, 2.0, 1.0].into_iter().enumerate() {
+            let share = f64::from(from[k]) / f64::from(draws);
+            let expected = 0.5 * positions / 9.0;
+            assert!((share - expected).abs() < 0.02, "game {k}: {share} against {expected}");
+        }
         assert!(repeated > 0);
         // The first generation, and a run without the key, begin every game at the start.
         let first = new_game::<Xiangqi>(&config, &dir, 1).unwrap();
