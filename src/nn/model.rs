@@ -267,6 +267,18 @@ impl Net {
         }
     }
 
+    /// This net with a fresh reply policy head (`reply`) or without one: what it plays is
+    /// the same, since play never reads the head (a run going on from a net trained the
+    /// other way).
+    pub fn with_reply_policy(mut self, reply: bool) -> Net {
+        if reply != self.config.reply_policy {
+            let device = self.device();
+            self.policy_reply = reply.then(|| AttentionPolicy::new(self.config.channels, &device));
+            self.config = self.config.with_reply_policy(reply);
+        }
+        self
+    }
+
     /// The forward pass of a batch `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
         let counts = self

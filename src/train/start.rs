@@ -63,17 +63,23 @@ fn from_net<G: TrainableGame>(
     start: &NetSource,
     autodiff: &Device,
 ) -> Result<(Net, RunState), RunError> {
-    let (mut net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
+    let (net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
     let shape = config.network.net_config::<G>();
+    if shape.reply_policy != info.config.reply_policy {
+        let (now, then) = if shape.reply_policy { ("a fresh", "without") } else { ("no", "with") };
+        println!("  the net{start}, trained {then} a reply policy head, goes on with {now} one");
+    }
+    let mut net = net.with_reply_policy(shape.reply_policy);
+    let from = info.config.with_reply_policy(shape.reply_policy);
     let (blocks, channels) = (shape.blocks, shape.channels);
-    if info.config != shape {
-        let grows = NetConfig { blocks, channels, ..info.config } == shape
+    if from != shape {
+        let grows = NetConfig { blocks, channels, ..from } == shape
             && blocks >= info.config.blocks
             && channels >= info.config.channels;
         if !grows {
             return Err(RunError(format!(
                 "--from: the net{start} is not the net the config's [network] describes ({}×{} against {}×{}, or other heads)",
-                info.config.blocks, info.config.channels, blocks, channels
+                from.blocks, from.channels, blocks, channels
             )));
         }
         net = net.grow(blocks, channels, config.seed).map_err(fail)?;
