@@ -32,11 +32,10 @@ pub struct SelfPlaySettings {
     /// the mean over its game. 0: every sample once.
     #[serde(skip_serializing_if = "is_zero")]
     pub policy_surprise: f32,
-    /// The share of the games of a training run's generation that begin from a position
-    /// of the generation before's games, drawn uniformly over all their positions (Go-
-    /// Exploit, Trudeau & Bergeron 2023), the game's moves up to it replayed so that the
-    /// rules see its history; the others begin at the start. Xiangqi only. 0: every game
-    /// from the start.
+    /// The share of the games of a training run's generation that begin at a position of
+    /// the generation before's games (Go-Exploit; `train::earlier_starts` says which
+    /// positions and how); the others begin at the start. Xiangqi only. 0: every game from
+    /// the start.
     #[serde(skip_serializing_if = "is_zero")]
     pub earlier_starts: f32,
     /// The forward pass's precision in self-play (`fp32`, `bf16` or `int8`); left out, the
