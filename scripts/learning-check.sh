@@ -23,7 +23,10 @@
 # The config is configs/GAME-tiny.toml (CONFIG= another), its `seed` replaced by SEED when
 # given (self-play's noise and move choices: one seed's result is one sample of the
 # recipe). The run goes to checkpoints/learning-check-GAME/ (RUN= another; replaced); the
-# match games to its eval-final/ directory.
+# match games to its eval-final/ directory. RESUME=1 goes on with a check cut short (a
+# session's end, a lost machine): the run for what its own clock leaves of MINUTES, from
+# its directory or its snapshot beside it (scripts/train-within.sh), the matches from
+# where they were.
 set -euo pipefail
 
 usage="usage: scripts/learning-check.sh xiangqi|banqi MINUTES [GAMES], or gauge [MINUTES [GAMES]]"
@@ -48,18 +51,17 @@ bin=${BIN:-target/release/xiangqi-zero}
 
 cd "$(dirname "$0")/.."
 if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi
-rm -rf "$run"
-mkdir -p "$run"
+source scripts/train-within.sh
 # The config without evaluations during the run (all the time goes to training): a
-# config over it that changes only that, and the seed when one is given.
-{
+# config over it that changes only that, and the seed when one is given. When the time is
+# up the run finishes the file it is writing and stops, as on Ctrl-C.
+text=$(
   echo "base = \"$(realpath "$config")\""
   if [ -n "${SEED:-}" ]; then echo "seed = $SEED"; fi
-  printf '\n[evaluation]\nevery = 0\n'
-} > "$run/learning-check.toml"
-echo "training $config for $minutes minutes into $run"
-# When the time is up the run finishes the file it is writing and stops, as on Ctrl-C.
-"$bin" train --config "$run/learning-check.toml" --run "$run" --generations "${GENERATIONS:-1000000}" --minutes "$minutes"
+  printf '\n[evaluation]\nevery = 0'
+)
+echo "$config"
+train_within "$run" "$minutes" "$text" "$bin"
 
 # The run's own copy of its config has every key written out (its base's included).
 config="$run/config.toml"
@@ -101,6 +103,6 @@ for sims in $budgets; do
     echo
     echo "== generation $generation vs $opponent"
     "$bin" eval --game "$game" --a "net(sims=$sims$help):$final" --b "$opponent" \
-      --games "$games" --concurrency 2 --max-plies 3000 ${repetition:+--repetition "$repetition"} --out "$run/eval-final/sims$sims-$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
+      --games "$games" --concurrency 2 --max-plies 3000 ${repetition:+--repetition "$repetition"} --resume --out "$run/eval-final/sims$sims-$(echo "$opponent" | tr -c 'a-z0-9=\n' '-')"
   done
 done

@@ -13,10 +13,11 @@
 # CHANGE.toml is usually `base = "/abs/path/configs/xiangqi-small.toml"` and the keys it
 # changes. Needs two cores. The runs go to checkpoints/pair-baseline and
 # checkpoints/pair-change (RUN=PREFIX, relative to the repository, for PREFIX-baseline and
-# PREFIX-change; replaced), the match to PREFIX-change/eval-pair/. MATCH_ONLY=1 plays the
-# match alone, or resumes it where it was cut, while both run directories are there (a
-# run lost during its two hours is run again). BIN= another build of xiangqi-zero (a copy
-# kept apart while the tree is rebuilt).
+# PREFIX-change; replaced), the match to PREFIX-change/eval-pair/. RESUME=1 goes on with a
+# pair cut short (a session's end, a lost machine): each run for what its own clock leaves
+# of MINUTES, from its directory or, where that is gone, its snapshot beside it
+# (scripts/train-within.sh), then the match from where it was. MATCH_ONLY=1 plays the match
+# alone. BIN= another build of xiangqi-zero (a copy kept apart while the tree is rebuilt).
 set -euo pipefail
 
 usage="usage: scripts/recipe-pair.sh BASELINE.toml CHANGE.toml [MINUTES [GAMES]]"
@@ -31,18 +32,18 @@ if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi
 prefix=${RUN:-checkpoints/pair}
 
 if [ -z "${MATCH_ONLY:-}" ]; then
+  source scripts/train-within.sh
   core=0 pids=()
   for side in baseline change; do
     run="$prefix-$side"
     config=$baseline
     if [ "$side" = change ]; then config=$change; fi
-    rm -rf "$run" "$run.snapshot"
-    mkdir -p "$run"
     # The recipe as given, on one self-play thread, without evaluations during the run.
-    printf 'base = "%s"\n\n[selfplay]\nthreads = 1\n\n[evaluation]\nevery = 0\n' "$config" > "$run/pair.toml"
-    echo "training $config for $minutes minutes on core $core into $run (log: $run.log)"
-    RAYON_NUM_THREADS=1 taskset -c "$core" "$bin" train --config "$run/pair.toml" --run "$run" \
-      --generations 1000000 --minutes "$minutes" > "$run.log" 2>&1 &
+    text=$(printf 'base = "%s"\n\n[selfplay]\nthreads = 1\n\n[evaluation]\nevery = 0' "$config")
+    echo "$config on core $core into $run (log: $run.log)"
+    mkdir -p "$(dirname "$run")"
+    if [ -z "${RESUME:-}" ]; then : > "$run.log"; fi
+    train_within "$run" "$minutes" "$text" env RAYON_NUM_THREADS=1 taskset -c "$core" "$bin" >> "$run.log" 2>&1 &
     pids+=($!)
     core=$((core + 1))
   done

@@ -1,7 +1,9 @@
 //! The network evaluator against burn's own forward pass: for random positions of both
 //! games, each legal move's prior is the softmax of `Net::infer`'s policy logits at the
 //! move's label over the legal labels, and the value is the softmax of the value logits,
-//! within 1e-4, with our CPU pass and with burn's.
+//! within 1e-4, with our CPU pass and with burn's — the first time a position is asked
+//! about and again from the evaluator's cache, in a batch where new positions and known
+//! ones alternate and some come twice.
 
 use burn::module::Param;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -67,7 +69,7 @@ fn softmax(logits: &[f32]) -> Vec<f32> {
 fn assert_matches_infer<G: Encoding>(seed: u64) {
     let net = random_net::<G>(seed);
     let mut rng = StdRng::seed_from_u64(seed);
-    let positions: Vec<G> = random_positions(&mut rng, 6);
+    let positions: Vec<G> = random_positions(&mut rng, 8);
     let mut planes = vec![0.0; positions.len() * G::INPUT_SIZE];
     for (game, out) in positions.iter().zip(planes.chunks_exact_mut(G::INPUT_SIZE)) {
         game.encode(out);
@@ -76,27 +78,37 @@ fn assert_matches_infer<G: Encoding>(seed: u64) {
 
     let cpu = Inference::for_device(&net, &Device::flex());
     assert!(matches!(cpu, Inference::Cpu(_)), "the flex device runs our CPU pass");
+    // Six new positions; then the last two (new) among the first six (known), in another
+    // order, a new one and a known one twice.
+    let batches = [vec![0, 1, 2, 3, 4, 5], vec![7, 5, 4, 7, 3, 6, 2, 1, 0, 0]];
     for inference in [cpu, Inference::Burn(Box::new(net.clone()))] {
         let mut evaluator = NetEvaluator::<G>::new(inference);
-        let mut batch = Batch::new();
-        for game in &positions {
-            batch.push(game);
-        }
-        evaluator.evaluate(&mut batch);
         let mut spread = 0.0f32;
-        for (i, game) in positions.iter().enumerate() {
-            let logits = &policy[i * G::POLICY_SIZE..(i + 1) * G::POLICY_SIZE];
-            let legal: Vec<f32> = batch.moves(i).iter().map(|&mv| logits[game.move_label(mv)]).collect();
-            let expected = softmax(&legal);
-            for (k, (&got, &want)) in batch.priors(i).iter().zip(&expected).enumerate() {
-                assert!((got - want).abs() < 1e-4, "{} position {i} move {k}: prior {got}, expected {want}", G::NAME);
+        for indices in &batches {
+            let mut batch = Batch::new();
+            for &p in indices {
+                batch.push(&positions[p]);
             }
-            let uniform = 1.0 / expected.len() as f32;
-            spread = expected.iter().fold(spread, |spread, &p| spread.max((p - uniform).abs()));
-            let wdl = softmax(&value[3 * i..3 * i + 3]);
-            let got = batch.value(i);
-            for (got, want) in [got.win, got.draw, got.loss].into_iter().zip(wdl) {
-                assert!((got - want).abs() < 1e-4, "{} position {i}: value {got}, expected {want}", G::NAME);
+            evaluator.evaluate(&mut batch);
+            for (i, &p) in indices.iter().enumerate() {
+                let game = &positions[p];
+                let logits = &policy[p * G::POLICY_SIZE..(p + 1) * G::POLICY_SIZE];
+                let legal: Vec<f32> = batch.moves(i).iter().map(|&mv| logits[game.move_label(mv)]).collect();
+                let expected = softmax(&legal);
+                for (k, (&got, &want)) in batch.priors(i).iter().zip(&expected).enumerate() {
+                    assert!(
+                        (got - want).abs() < 1e-4,
+                        "{} position {p} move {k}: prior {got}, expected {want}",
+                        G::NAME
+                    );
+                }
+                let uniform = 1.0 / expected.len() as f32;
+                spread = expected.iter().fold(spread, |spread, &p| spread.max((p - uniform).abs()));
+                let wdl = softmax(&value[3 * p..3 * p + 3]);
+                let got = batch.value(i);
+                for (got, want) in [got.win, got.draw, got.loss].into_iter().zip(wdl) {
+                    assert!((got - want).abs() < 1e-4, "{} position {p}: value {got}, expected {want}", G::NAME);
+                }
             }
         }
         // Priors far enough from uniform, against the tolerance, for a wrong label to show.

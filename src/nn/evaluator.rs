@@ -1,13 +1,15 @@
 //! The network as the search's evaluator: every position of a batch encoded into one
-//! reused input buffer, one forward pass, then each position's priors (the policy's
-//! softmax over its legal moves' labels) and its win/draw/loss (the value head's
-//! softmax), from the side to move's view.
+//! reused input buffer, one forward pass over those its cache ([`super::eval_cache`])
+//! does not answer, then each position's priors (the policy's softmax over its legal
+//! moves' labels) and its win/draw/loss (the value head's softmax), from the side to
+//! move's view.
 
 use std::marker::PhantomData;
 
 use burn::module::Module;
 use burn::tensor::Device;
 
+use super::eval_cache::EvalCache;
 use super::policy::{masked_softmax, wdl};
 use super::{CpuNet, Encoding, Net, NetConfig, Precision};
 use crate::mcts::{Batch, Evaluator, Wdl};
@@ -62,8 +64,8 @@ impl Inference {
     }
 }
 
-/// A network evaluator for game `G`. Cloning gives a copy with its own buffers (the
-/// weights of a CPU net are shared): one per self-play thread.
+/// A network evaluator for game `G`. Cloning gives a copy with its own buffers and cache
+/// (the weights of a CPU net are shared): one per self-play thread.
 #[derive(Clone, Debug)]
 pub struct NetEvaluator<G> {
     inference: Inference,
@@ -75,6 +77,9 @@ pub struct NetEvaluator<G> {
     /// One position's legal labels and their probabilities.
     labels: Vec<usize>,
     priors: Vec<f32>,
+    /// The net's answers by position, and the batch's positions it lacks.
+    cache: EvalCache,
+    misses: Vec<Miss>,
     game: PhantomData<fn() -> G>,
 }
 
@@ -88,6 +93,8 @@ impl<G: Encoding> NetEvaluator<G> {
             value: Vec::new(),
             labels: Vec::new(),
             priors: Vec::new(),
+            cache: EvalCache::default(),
+            misses: Vec::new(),
             game: PhantomData,
         }
     }
@@ -100,24 +107,57 @@ impl<G: Encoding> NetEvaluator<G> {
 
 impl<G: Encoding> Evaluator<G> for NetEvaluator<G> {
     fn evaluate(&mut self, batch: &mut Batch<G>) {
-        let n = batch.len();
-        if n == 0 {
-            return;
-        }
-        self.input.resize(n * G::INPUT_SIZE, 0.0);
-        for (i, planes) in self.input.chunks_exact_mut(G::INPUT_SIZE).enumerate() {
-            batch.game(i).encode(planes);
-        }
-        self.inference.forward(&self.input, n, &mut self.policy, &mut self.value);
-        for i in 0..n {
+        // Each position encoded into the next free slot of the forward pass's input; one
+        // the cache answers, or met earlier in this batch, leaves the slot free again.
+        self.input.resize(batch.len() * G::INPUT_SIZE, 0.0);
+        self.misses.clear();
+        let mut slots = 0;
+        for i in 0..batch.len() {
+            let planes = &mut self.input[slots * G::INPUT_SIZE..(slots + 1) * G::INPUT_SIZE];
             let (game, moves, priors) = batch.entry_mut(i);
+            game.encode(planes);
             self.labels.clear();
             self.labels.extend(moves.iter().map(|&mv| game.move_label(mv)));
-            let logits = &self.policy[i * G::POLICY_SIZE..(i + 1) * G::POLICY_SIZE];
+            let key = EvalCache::key(planes, &self.labels);
+            if let Some(answer) = self.cache.get(key) {
+                priors.copy_from_slice(&answer.priors);
+                batch.set_value(i, answer.wdl);
+                continue;
+            }
+            let slot = match self.misses.iter().find(|miss| miss.key == key) {
+                Some(earlier) => earlier.slot,
+                None => {
+                    slots += 1;
+                    slots - 1
+                }
+            };
+            self.misses.push(Miss { index: i, key, slot });
+        }
+        if slots == 0 {
+            return;
+        }
+        self.inference.forward(&self.input[..slots * G::INPUT_SIZE], slots, &mut self.policy, &mut self.value);
+        for &Miss { index, key, slot } in &self.misses {
+            let (game, moves, priors) = batch.entry_mut(index);
+            self.labels.clear();
+            self.labels.extend(moves.iter().map(|&mv| game.move_label(mv)));
+            let logits = &self.policy[slot * G::POLICY_SIZE..(slot + 1) * G::POLICY_SIZE];
             masked_softmax(logits, &self.labels, &mut self.priors);
             priors.copy_from_slice(&self.priors);
-            let ([win, draw, loss], _) = wdl([self.value[3 * i], self.value[3 * i + 1], self.value[3 * i + 2]]);
-            batch.set_value(i, Wdl { win, draw, loss });
+            let ([win, draw, loss], _) =
+                wdl([self.value[3 * slot], self.value[3 * slot + 1], self.value[3 * slot + 2]]);
+            let value = Wdl { win, draw, loss };
+            batch.set_value(index, value);
+            self.cache.insert(key, value, &self.priors);
         }
     }
+}
+
+/// A position of a batch the cache did not answer: its index in the batch, its key, and
+/// its slot in the forward pass (shared by every position of the batch with its key).
+#[derive(Clone, Copy, Debug)]
+struct Miss {
+    index: usize,
+    key: u64,
+    slot: usize,
 }

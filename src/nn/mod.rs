@@ -28,6 +28,7 @@ pub mod device;
 pub mod encode_banqi;
 pub mod encode_xiangqi;
 mod encoding;
+mod eval_cache;
 mod evaluator;
 mod flex_data;
 mod grow;

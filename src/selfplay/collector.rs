@@ -17,8 +17,6 @@ use super::progress::SelfPlayProgress;
 use super::samples::{SampleShape, Samples, Targets};
 use super::settings::SelfPlaySettings;
 use super::shard::{write_shard, ShardError};
-use super::surprise::{copies, surprise};
-use crate::game::splitmix::splitmix64;
 use crate::game::xiangqi::Notation;
 use crate::game::{Game, Player};
 use crate::mcts::{Ending, Event, GameOver, MoveRecord};
@@ -52,10 +50,6 @@ pub(super) struct Collector<G: Game> {
     worker: usize,
     /// Whether cheaply searched moves become samples.
     record_cheap: bool,
-    /// The share of the samples given out by surprise ([`SelfPlaySettings::policy_surprise`]).
-    policy_surprise: f32,
-    /// The job's seed, for the copies' rounding.
-    seed: u64,
     shards: u64,
     event: String,
     planes: Vec<f32>,
@@ -66,7 +60,7 @@ pub(super) struct Collector<G: Game> {
 
 impl<G: Encoding> Collector<G> {
     /// A collector writing worker `worker`'s shards of `job`, its samples as `settings`
-    /// say (cheaply searched moves or not, weighted by surprise or not).
+    /// say (cheaply searched moves or not).
     pub fn new(job: &SelfPlayJob<G>, worker: usize, settings: &SelfPlaySettings) -> Collector<G> {
         let prefix = &job.prefix;
         Collector {
@@ -77,8 +71,6 @@ impl<G: Encoding> Collector<G> {
             prefix: prefix.to_string(),
             worker,
             record_cheap: settings.record_cheap,
-            policy_surprise: settings.policy_surprise,
-            seed: job.seed,
             shards: 0,
             event: format!("xiangqi-zero self-play {prefix}"),
             planes: vec![0.0; G::INPUT_SIZE],
@@ -119,21 +111,10 @@ impl<G: Encoding> Collector<G> {
                     .filter(|(_, m)| self.record_cheap || m.result.full)
                     .map(|(k, m)| (m, played.get(k + 1).map(|next| m.position.move_label(next.played) as u16)))
                     .collect();
-                // Without surprise weighting every sample is written once, nothing measured.
-                let copies = if self.policy_surprise > 0.0 {
-                    let surprises: Vec<_> =
-                        recorded.iter().map(|(m, _)| m.result.full.then(|| surprise(&m.result.moves))).collect();
-                    let seed = splitmix64(self.seed ^ (self.worker as u64) << 48 ^ over.game_id).1;
-                    copies(&surprises, self.policy_surprise, seed)
-                } else {
-                    vec![1; recorded.len()]
-                };
-                for (&(record, reply), &count) in recorded.iter().zip(&copies) {
-                    for _ in 0..count {
-                        self.push_sample(record, outcome, reply);
-                    }
+                for &(record, reply) in &recorded {
+                    self.push_sample(record, outcome, reply);
                 }
-                let samples: u64 = copies.iter().map(|&c| u64::from(c)).sum();
+                let samples = recorded.len() as u64;
                 self.waiting.games += 1;
                 self.pgn += &self.record(&moves, &over).to_pgn(&self.event, Notation::Iccs);
                 let result = match over.winner {

@@ -15,7 +15,6 @@ mod progress;
 mod samples;
 mod settings;
 mod shard;
-mod surprise;
 mod threads;
 mod worker;
 

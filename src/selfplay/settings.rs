@@ -26,12 +26,6 @@ pub struct SelfPlaySettings {
     /// are recorded, as in KataGo: every value target is then a full search's root value
     /// or its game's outcome, never a cheap search's.
     pub record_cheap: bool,
-    /// The share of the samples given out by surprise (KataGo's policy-surprise
-    /// weighting): each sample is written `(1 − share) + share · surprise / mean` times on
-    /// average, its surprise the divergence of its policy target from the net's prior,
-    /// the mean over its game. 0: every sample once.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub policy_surprise: f32,
     /// The share of the games of a training run's generation that begin at a position of
     /// the generation before's games (Go-Exploit; `train::earlier_starts` says which
     /// positions and how); the others begin at the start. Xiangqi only. 0: every game from
@@ -53,7 +47,6 @@ impl Default for SelfPlaySettings {
             max_plies: 400,
             shard_samples: 4096,
             record_cheap: true,
-            policy_surprise: 0.0,
             earlier_starts: 0.0,
             precision: None,
         }
@@ -63,12 +56,11 @@ impl Default for SelfPlaySettings {
 impl SelfPlaySettings {
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 6] = [
+        let checks: [(bool, &str); 5] = [
             (self.threads <= 1024, "threads must be 0 (one per core) to 1024"),
             ((1..=4096).contains(&self.parallel_games), "parallel_games must be 1 to 4096"),
             (self.max_plies >= 1, "max_plies must be at least 1"),
             (self.shard_samples >= 1, "shard_samples must be at least 1"),
-            ((0.0..=1.0).contains(&self.policy_surprise), "policy_surprise must be 0 to 1"),
             ((0.0..=1.0).contains(&self.earlier_starts), "earlier_starts must be 0 to 1"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
