@@ -8,8 +8,9 @@
 # trains it for MINUTES. With RESUME=1 and a run there (its directory, or only its snapshot
 # beside it: `train --resume` restores it), the run goes on for what its clock leaves of
 # MINUTES; a run that had them all (RUN.spent, written when a call lasted its full time)
-# trains no more (restored from its snapshot if that is all there is). LAUNCHER is the command that runs xiangqi-zero (`taskset -c 0 BIN`,
-# say). GENERATIONS= caps the generations (default: none).
+# trains no more (restored from its snapshot if that is all there is). LAUNCHER is the
+# command that runs xiangqi-zero (`taskset -c 0 BIN`, say). GENERATIONS= caps the
+# generations (default: none).
 train_within() {
   local run=$1 minutes=$2 config_text=$3
   shift 3

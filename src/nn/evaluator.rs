@@ -74,7 +74,8 @@ pub struct NetEvaluator<G> {
     /// The forward pass's outputs.
     policy: Vec<f32>,
     value: Vec<f32>,
-    /// One position's legal labels and their probabilities.
+    /// The legal labels of the batch's positions the cache lacks, one after the other, and
+    /// one position's probabilities.
     labels: Vec<usize>,
     priors: Vec<f32>,
     /// The net's answers by position, and the batch's positions it lacks.
@@ -107,57 +108,63 @@ impl<G: Encoding> NetEvaluator<G> {
 
 impl<G: Encoding> Evaluator<G> for NetEvaluator<G> {
     fn evaluate(&mut self, batch: &mut Batch<G>) {
-        // Each position encoded into the next free slot of the forward pass's input; one
-        // the cache answers, or met earlier in this batch, leaves the slot free again.
+        // Each position encoded into the next free slot of the forward pass's input and its
+        // labels after the last miss's; one the cache answers, or met earlier in this
+        // batch, gives both back.
         self.input.resize(batch.len() * G::INPUT_SIZE, 0.0);
         self.misses.clear();
+        self.labels.clear();
         let mut slots = 0;
         for i in 0..batch.len() {
             let planes = &mut self.input[slots * G::INPUT_SIZE..(slots + 1) * G::INPUT_SIZE];
             let (game, moves, priors) = batch.entry_mut(i);
             game.encode(planes);
-            self.labels.clear();
+            let start = self.labels.len();
             self.labels.extend(moves.iter().map(|&mv| game.move_label(mv)));
-            let key = EvalCache::key(planes, &self.labels);
+            let key = EvalCache::key(planes, &self.labels[start..]);
             if let Some(answer) = self.cache.get(key) {
                 priors.copy_from_slice(&answer.priors);
                 batch.set_value(i, answer.wdl);
+                self.labels.truncate(start);
                 continue;
             }
-            let slot = match self.misses.iter().find(|miss| miss.key == key) {
-                Some(earlier) => earlier.slot,
+            let miss = match self.misses.iter().find(|miss| miss.key == key) {
+                Some(earlier) => {
+                    self.labels.truncate(start);
+                    Miss { index: i, ..earlier.clone() }
+                }
                 None => {
                     slots += 1;
-                    slots - 1
+                    Miss { index: i, key, slot: slots - 1, labels: start..self.labels.len() }
                 }
             };
-            self.misses.push(Miss { index: i, key, slot });
+            self.misses.push(miss);
         }
         if slots == 0 {
             return;
         }
         self.inference.forward(&self.input[..slots * G::INPUT_SIZE], slots, &mut self.policy, &mut self.value);
-        for &Miss { index, key, slot } in &self.misses {
-            let (game, moves, priors) = batch.entry_mut(index);
-            self.labels.clear();
-            self.labels.extend(moves.iter().map(|&mv| game.move_label(mv)));
+        for miss in &self.misses {
+            let (slot, labels) = (miss.slot, &self.labels[miss.labels.clone()]);
             let logits = &self.policy[slot * G::POLICY_SIZE..(slot + 1) * G::POLICY_SIZE];
-            masked_softmax(logits, &self.labels, &mut self.priors);
-            priors.copy_from_slice(&self.priors);
+            masked_softmax(logits, labels, &mut self.priors);
+            batch.priors_mut(miss.index).copy_from_slice(&self.priors);
             let ([win, draw, loss], _) =
                 wdl([self.value[3 * slot], self.value[3 * slot + 1], self.value[3 * slot + 2]]);
             let value = Wdl { win, draw, loss };
-            batch.set_value(index, value);
-            self.cache.insert(key, value, &self.priors);
+            batch.set_value(miss.index, value);
+            self.cache.insert(miss.key, value, &self.priors);
         }
     }
 }
 
-/// A position of a batch the cache did not answer: its index in the batch, its key, and
-/// its slot in the forward pass (shared by every position of the batch with its key).
-#[derive(Clone, Copy, Debug)]
+/// A position of a batch the cache did not answer: its index in the batch, its key, its
+/// slot in the forward pass and its labels' place in the evaluator's list (both shared by
+/// every position of the batch with its key).
+#[derive(Clone, Debug)]
 struct Miss {
     index: usize,
     key: u64,
     slot: usize,
+    labels: std::ops::Range<usize>,
 }
