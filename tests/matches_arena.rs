@@ -1,6 +1,6 @@
 //! The arena: strength against random play, engines that misbehave lose with a reason
-//! while the match goes on, an engine that gives no move claims a draw, and a match cut
-//! short goes on from its saved games.
+//! while the match goes on, an engine that gives no move claims a draw, a match cut
+//! short goes on from its saved games, and games the players agree are lost are given up.
 
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ mod common;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::{Rules, Xiangqi};
 use xiangqi_zero::game::Game;
-use xiangqi_zero::matches::{builtin_openings, run_match, xiangqi_starts, OwnedOpening};
+use xiangqi_zero::matches::{builtin_openings, run_match, xiangqi_starts, OwnedOpening, ResignRule};
 use xiangqi_zero::players::{Playable, PlayerSpec};
 
 use common::{match_config as config, spec, start_positions};
@@ -191,4 +191,30 @@ fn sprt_stops_a_lopsided_match_early() {
         run_match::<Xiangqi>(&spec("alphabeta:depth=2"), &spec("random"), &start_positions(10), &config).unwrap();
     assert_eq!(result.sprt, Some(xiangqi_zero::matches::SprtDecision::AcceptH1));
     assert!(result.score.games() < 100, "{:?}", result.score);
+}
+
+/// Deterministic players (each game starts with cleared tables) play the same moves with
+/// and without `--resign`: every game given up is the start of the game played out, and
+/// the side that gave up lost it there too.
+#[test]
+fn a_game_given_up_is_one_its_loser_would_have_lost() {
+    let openings: Vec<OwnedOpening> = builtin_openings().iter().take(4).map(OwnedOpening::from).collect();
+    let starts = xiangqi_starts(&openings, Rules::default()).unwrap();
+    let (a, b) = (spec("alphabeta:depth=4"), spec("alphabeta:depth=1"));
+    let played_out = run_match::<Xiangqi>(&a, &b, &starts, &config(8)).unwrap();
+    let mut adjudicated = config(8);
+    adjudicated.adjudication.resign = Some(ResignRule::parse("3,400").unwrap());
+    let given_up = run_match::<Xiangqi>(&a, &b, &starts, &adjudicated).unwrap();
+    let mut resigned = 0;
+    for (short, full) in given_up.records.iter().zip(&played_out.records) {
+        if short.reason.starts_with("adjudication") {
+            resigned += 1;
+            assert!(short.moves.len() < full.moves.len(), "{short:?}");
+            assert_eq!(short.moves[..], full.moves[..short.moves.len()]);
+            assert_eq!(short.result, full.result, "{short:?}\n{full:?}");
+        } else {
+            assert_eq!(short, full);
+        }
+    }
+    assert!(resigned >= 4, "{:?}", given_up.records.iter().map(|r| &r.reason).collect::<Vec<_>>());
 }

@@ -14,7 +14,7 @@ use common::last_info;
 use xiangqi_zero::engine::{parse_go, serve};
 use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
 use xiangqi_zero::game::{Game, Status};
-use xiangqi_zero::matches::{run_match, MatchConfig, Start};
+use xiangqi_zero::matches::{run_match, Adjudication, MatchConfig, Start};
 use xiangqi_zero::mcts::PlaySettings;
 use xiangqi_zero::nn::{Net, NetConfig};
 use xiangqi_zero::players::Playable;
@@ -127,6 +127,7 @@ fn the_engine_binary_plays_whole_games_through_uci() {
         out: None,
         resume: false,
         max_plies: 200,
+        adjudication: Adjudication::default(),
         seed: 7,
         progress: false,
         notation: Notation::Iccs,

@@ -10,7 +10,8 @@ use super::GameKind;
 use xiangqi_zero::game::xiangqi::{Notation, Xiangqi};
 use xiangqi_zero::matches::{
     banqi_starts, builtin_openings, elo_estimate, likelihood_of_superiority, parse_openings, run_match,
-    xiangqi_starts as starts_of, MatchConfig, MatchResult, OwnedOpening, Sprt, Start,
+    xiangqi_starts as starts_of, Adjudication, DrawRule, MatchConfig, MatchResult, OwnedOpening, ResignRule, Sprt,
+    Start,
 };
 use xiangqi_zero::players::PlayerSpec;
 use xiangqi_zero::train::config::RuleSettings;
@@ -55,6 +56,16 @@ pub struct Args {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Give a game up when both players' scores agree it is lost: `MOVES,CP`, e.g. `3,600`
+    /// (for 3 moves of each side, one side at −600 centipawns or worse, the other at +600 or
+    /// better; mates count beyond any margin), as cutechess-cli's `-resign … twosided=true`.
+    #[arg(long, value_parser = ResignRule::parse)]
+    resign: Option<ResignRule>,
+    /// Call a game drawn when both players' scores stay level: `FROM_MOVE,MOVES,CP`, e.g.
+    /// `40,8,20` (from move 40, for 8 moves of each side, both within ±20 centipawns), as
+    /// cutechess-cli's `-draw`.
+    #[arg(long, value_parser = DrawRule::parse)]
+    draw: Option<DrawRule>,
     /// What a threefold repetition means: Xiangqi `asian` (default), `repeater-loses` or
     /// `draw`; Banqi `draw` (default) or `repeater-loses` — as the net was trained.
     #[arg(long)]
@@ -77,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out: args.out.clone(),
         resume: args.resume,
         max_plies: args.max_plies,
+        adjudication: Adjudication { resign: args.resign, draw: args.draw },
         seed: args.seed,
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         notation: args.notation,

@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use super::adjudication::{Adjudication, Referee, Verdict};
 use super::resume::saved_games;
 use super::starts::Start;
 use super::{Score, Sprt, SprtDecision};
@@ -38,6 +39,8 @@ pub struct MatchConfig {
     pub resume: bool,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
+    /// Games given up or drawn earlier by the players' agreeing scores.
+    pub adjudication: Adjudication,
     /// Seed of the players' random choices.
     pub seed: u64,
     /// Show a live progress bar.
@@ -265,6 +268,7 @@ fn play_game<'p, G: Game>(
         }
     }
     let mut legal = Vec::new();
+    let mut referee = Referee::new(config.adjudication);
     loop {
         if let Status::Over { winner, reason } = game.status() {
             return finish(winner, reason.to_string(), moves, game.red_player());
@@ -283,12 +287,12 @@ fn play_game<'p, G: Game>(
                 let reason = format!("{} claims a draw (gives no move)", player.name());
                 return finish(None, reason, moves, game.red_player());
             }
-            Ok(Report { best: Some(mv), .. }) if legal.contains(&mv) => Ok(mv),
+            Ok(Report { best: Some(mv), score, .. }) if legal.contains(&mv) => Ok((mv, score)),
             Ok(Report { best: Some(mv), .. }) => Err(format!("illegal move `{mv}`")),
             Err(error) => Err(error.to_string()),
         };
-        let mv = match chosen {
-            Ok(mv) => mv,
+        let (mv, score) = match chosen {
+            Ok(chosen) => chosen,
             Err(why) => {
                 return finish(
                     Some(seat.opponent()),
@@ -307,5 +311,18 @@ fn play_game<'p, G: Game>(
             game.apply_outcome(outcome);
         }
         moves.push(move_entry::<G>(mv, &outcomes));
+        // A game the move ended is the rules' to judge (at the top of the loop).
+        if matches!(game.status(), Status::Over { .. }) {
+            continue;
+        }
+        match referee.after_move(seat, score, moves.len()) {
+            Some(Verdict::Resigns(loser)) => {
+                let name = if loser == first_seat { first.name() } else { second.name() };
+                let reason = format!("adjudication: {name} resigns");
+                return finish(Some(loser.opponent()), reason, moves, game.red_player());
+            }
+            Some(Verdict::Draw) => return finish(None, "adjudication: draw".to_string(), moves, game.red_player()),
+            None => {}
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! Matches between players and how their results are judged: the arena that plays them
-//! ([`run_match`]) from openings and start positions, Elo and SPRT statistics
+//! ([`run_match`]) from openings and start positions, adjudicated by the players' scores
+//! where asked ([`Adjudication`]), Elo and SPRT statistics
 //! ([`stats`]), ratings on a ladder of fixed players ([`ratings`]), and the checks of a
 //! net's value and policy against referees ([`value_check`], [`policy_check`]).
 
+mod adjudication;
 mod arena;
 pub mod openings;
 mod policy_check;
@@ -12,6 +14,7 @@ mod starts;
 pub mod stats;
 mod value_check;
 
+pub use adjudication::{Adjudication, DrawRule, Referee, ResignRule, Verdict};
 pub use arena::{run_match, MatchConfig, MatchResult};
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use policy_check::{policy_check, refereed_positions, PolicyCheck, Refereed};

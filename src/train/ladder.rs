@@ -11,7 +11,7 @@ use super::run_dir::{generation_name, RunDir};
 use super::run_error::{fail, RunError};
 use crate::game::xiangqi::Notation;
 use crate::matches::ratings::{place, round_robin_elo, Pairing, Rung};
-use crate::matches::{run_match, MatchConfig, Score};
+use crate::matches::{run_match, Adjudication, MatchConfig, Score};
 use crate::mcts::PlaySettings;
 use crate::nn::NetSource;
 use crate::players::PlayerSpec;
@@ -171,6 +171,7 @@ fn play<G: TrainableGame>(
         out: Some(dir.root().join("eval").join(name)),
         resume: false,
         max_plies: e.max_plies,
+        adjudication: Adjudication::default(),
         seed: config.seed,
         progress,
         notation: Notation::Iccs,

@@ -30,7 +30,7 @@ use super::plot::draw_nnue_plots;
 use super::progress_bar::bar;
 use crate::atomic_write::write_atomically;
 use crate::game::xiangqi::{Notation, Rules, Xiangqi};
-use crate::matches::{builtin_openings, run_match, xiangqi_starts, MatchConfig, OwnedOpening, Score};
+use crate::matches::{builtin_openings, run_match, xiangqi_starts, Adjudication, MatchConfig, OwnedOpening, Score};
 use crate::nnue::positions::{self, LabelledPosition};
 use crate::nnue::selfplay::{play_games, GameSettings};
 use crate::nnue::train::{train, EpochReport, TrainSettings};
@@ -238,6 +238,7 @@ fn gate(new: &PlayerSpec, current: &PlayerSpec, games: u32, seed: u64, progress:
         out: None,
         resume: false,
         max_plies: 400,
+        adjudication: Adjudication::default(),
         seed,
         progress,
         notation: Notation::Iccs,

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use xiangqi_zero::game::xiangqi::Notation;
 use xiangqi_zero::game::Game;
-use xiangqi_zero::matches::{MatchConfig, Start};
+use xiangqi_zero::matches::{Adjudication, MatchConfig, Start};
 use xiangqi_zero::players::PlayerSpec;
 
 /// Every line of the JSON Lines file `tests/data/<name>`, parsed.
@@ -56,6 +56,7 @@ pub fn match_config(games: u32) -> MatchConfig {
         out: None,
         resume: false,
         max_plies: 300,
+        adjudication: Adjudication::default(),
         seed: 7,
         progress: false,
         notation: Notation::Iccs,
