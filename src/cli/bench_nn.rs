@@ -10,7 +10,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use xiangqi_zero::game::xiangqi::Xiangqi;
 use xiangqi_zero::nn::bf16::has_bf16;
 use xiangqi_zero::nn::conv3x3;
-use xiangqi_zero::nn::int8::has_vnni;
+use xiangqi_zero::nn::int8::{has_amx_int8, has_vnni};
 use xiangqi_zero::nn::loss::{losses, LossTargets};
 use xiangqi_zero::nn::Precision;
 use xiangqi_zero::nn::{onnx, CpuNet, Encoding, Net, NetConfig, NetInfo, PolicyHead, Provenance};
@@ -246,7 +246,7 @@ struct Peaks {
     f32_per_cycle: f64,
     /// bf16 operations a cycle a core where bf16 runs (AMX: 1 024).
     bf16_per_cycle: Option<f64>,
-    /// int8 operations a cycle a core where VNNI runs: four times fp32's.
+    /// int8 operations a cycle a core: AMX-INT8's tiles, or four times fp32's where VNNI runs.
     int8_per_cycle: Option<f64>,
 }
 
@@ -274,8 +274,9 @@ impl Peaks {
             ghz,
             cores,
             f32_per_cycle,
+            // AMX: a 16 × 16 tile of sums over 32 bf16 or 64 int8 pairs every 16 cycles.
             bf16_per_cycle: has_bf16().then_some(1024.0),
-            int8_per_cycle: has_vnni().then_some(4.0 * f32_per_cycle),
+            int8_per_cycle: if has_amx_int8() { Some(2048.0) } else { has_vnni().then_some(4.0 * f32_per_cycle) },
         }
     }
 

@@ -13,32 +13,13 @@
 pub fn has_bf16() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *USABLE.get_or_init(|| {
-            // CPUID leaf 7: EDX bit 22 AMX-BF16, bit 24 AMX-TILE.
-            let tiles = 1 << 22 | 1 << 24;
-            let amx = std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bf16")
-                && std::arch::x86_64::__cpuid_count(7, 0).edx & tiles == tiles;
-            amx && request_tiles()
-        })
+        // CPUID leaf 7: EDX bit 22 AMX-BF16.
+        std::arch::is_x86_feature_detected!("avx512bf16") && super::amx::has_tiles_with(1 << 22)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }
-}
-
-/// Asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)`);
-/// whether it was granted.
-#[cfg(target_arch = "x86_64")]
-fn request_tiles() -> bool {
-    const ARCH_REQ_XCOMP_PERM: libc::c_long = 0x1023;
-    const XFEATURE_XTILEDATA: libc::c_long = 18;
-    // SAFETY: a plain system call with integer arguments; it changes only which register
-    // state this process may use.
-    cfg!(target_os = "linux")
-        && unsafe { libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) } == 0
 }
 
 /// Whether a product of `k` inputs and `n` outputs runs in bf16: whole tiles of inputs
@@ -140,38 +121,8 @@ pub(crate) fn point_products(points: usize, m: usize, k: usize, n: usize, a: &[u
 #[cfg(target_arch = "x86_64")]
 mod kernels {
     use std::arch::asm;
-    use std::cell::Cell;
 
-    /// Rows of a tile, and pairs of inputs a weight tile holds.
-    const TILE_ROWS: usize = 16;
-    /// Bytes of a tile's row: 32 bf16 inputs, 16 bf16 pairs or 16 f32 sums.
-    const TILE_BYTES: usize = 64;
-
-    thread_local! {
-        /// Whether this thread has loaded the tile configuration.
-        static CONFIGURED: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// The tile configuration every product uses: palette 1, tiles 0–7 of 16 rows × 64 bytes.
-    #[repr(C, align(64))]
-    struct TileConfig([u8; 64]);
-
-    /// Loads the tile configuration on this thread, once (the kernel keeps it across
-    /// context switches).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn configure() {
-        if CONFIGURED.get() {
-            return;
-        }
-        let mut config = TileConfig([0; 64]);
-        config.0[0] = 1;
-        for tile in 0..8 {
-            config.0[16 + 2 * tile] = TILE_BYTES as u8;
-            config.0[48 + tile] = TILE_ROWS as u8;
-        }
-        asm!("ldtilecfg [{0}]", in(reg) config.0.as_ptr(), options(nostack, readonly));
-        CONFIGURED.set(true);
-    }
+    use crate::nn::cpu::amx::{configure, store_sums, TILE_BYTES, TILE_ROWS};
 
     /// [`super::pack_pairs`] with `n` a multiple of 16 (an odd last row paired with zeros).
     #[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
@@ -261,28 +212,7 @@ mod kernels {
                 } else {
                     (block.as_mut_ptr(), 2 * TILE_BYTES)
                 };
-                let second = target.add(TILE_ROWS * stride / 4);
-                if wide {
-                    asm!(
-                        "tilestored [{t} + {s}*1], tmm0",
-                        "tilestored [{t} + {s}*1 + 64], tmm1",
-                        "tilestored [{t2} + {s}*1], tmm2",
-                        "tilestored [{t2} + {s}*1 + 64], tmm3",
-                        t = in(reg) target,
-                        t2 = in(reg) second,
-                        s = in(reg) stride,
-                        options(nostack),
-                    );
-                } else {
-                    asm!(
-                        "tilestored [{t} + {s}*1], tmm0",
-                        "tilestored [{t2} + {s}*1], tmm2",
-                        t = in(reg) target,
-                        t2 = in(reg) second,
-                        s = in(reg) stride,
-                        options(nostack),
-                    );
-                }
+                store_sums(target.cast(), stride, wide);
                 if !whole {
                     for r in 0..m - row {
                         out[(row + r) * n + col..][..columns].copy_from_slice(&block[r * 2 * TILE_ROWS..][..columns]);

@@ -9,6 +9,12 @@
 //! ReLU, so each position's largest value maps to 255 and zero to zero. The int32 sums
 //! are scaled back to f32 in the output's epilogue (bias, ReLU, residual add), so the
 //! trunk between convs, the residual stream and the heads stay f32.
+//!
+//! Where the CPU has AMX with int8 (Intel since Sapphire Rapids), the same products run on
+//! tiles: `tdpbusd` sums 16 rows × 16 output channels × 64 input bytes an instruction. A
+//! tile's rows are 16 cells side by side in the padded board, so each kernel row's three
+//! taps are one run of bytes a row (`3 × input`, in tiles of 64); the padding columns'
+//! rows are computed and thrown away. The integer sums are those of VNNI, to the bit.
 
 use super::winograd::{Epilogue, FoldedConv, Geometry};
 
@@ -19,6 +25,20 @@ pub fn has_vnni() -> bool {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vnni")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether int8 products run on AMX tiles here (Intel since Sapphire Rapids): the CPU has
+/// VNNI (which quantizes and ends the sums) and AMX-INT8, granted to this process.
+pub fn has_amx_int8() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // CPUID leaf 7: EDX bit 25 AMX-INT8.
+        has_vnni() && super::amx::has_tiles_with(1 << 25)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -53,6 +73,52 @@ pub(crate) struct Int8Conv {
     /// channel's mean times its row is the mean error the rounding adds to each output
     /// channel, which the bias takes back.
     rounding: Vec<f32>,
+    /// The weights as AMX tiles ([`tile_weights`]), where the CPU has them
+    /// ([`has_amx_int8`]) and the output channels come in 32s.
+    tiles: Option<Vec<TileRow>>,
+}
+
+/// Rows of an AMX tile.
+const TILE: usize = 16;
+
+/// A row of an AMX weight tile, on a cache line of its own (a row across two lines loads
+/// twice as slowly).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct TileRow([i8; 64]);
+
+/// Groups of four input bytes in a kernel row (its three taps), and tiles of 16 groups
+/// that hold them.
+fn row_groups(input: usize) -> (usize, usize) {
+    let groups = 3 * input / 4;
+    (groups, groups.div_ceil(16))
+}
+
+/// Bytes a tile kernel may read past the last padded board (rows of the padding columns
+/// and of a last half-filled pair of row tiles, and a kernel row's last tile of bytes).
+fn tile_slack(input: usize) -> usize {
+    32 * input + row_groups(input).1 * 64
+}
+
+/// `weight` (packed as [`Int8Conv`] keeps it) as AMX tiles `[ky, tile of groups, output /
+/// 16]`, each 16 groups of four input bytes × 16 output channels × their four weights;
+/// groups past the kernel row's end are zero.
+fn tile_weights(weight: &[i8], input: usize, output: usize) -> Vec<TileRow> {
+    let (groups, chunks) = row_groups(input);
+    let blocks = output / 16;
+    let mut tiles = vec![TileRow([0; 64]); 3 * chunks * blocks * TILE];
+    for ky in 0..3 {
+        for chunk in 0..chunks {
+            for block in 0..blocks {
+                let tile = &mut tiles[((ky * chunks + chunk) * blocks + block) * TILE..][..TILE];
+                for (row, group) in (chunk * 16..groups.min(chunk * 16 + 16)).enumerate() {
+                    let from = ((ky * groups + group) * output + block * 16) * 4;
+                    tile[row].0.copy_from_slice(&weight[from..from + 64]);
+                }
+            }
+        }
+    }
+    tiles
 }
 
 /// The scratch of an int8 convolution.
@@ -96,7 +162,8 @@ impl Int8Conv {
                 rounding[i * output + o] += at(r, o) - q * step;
             }
         }
-        Int8Conv { input, output, weight, step, bias: conv.bias.clone(), rounding }
+        let tiles = (has_amx_int8() && output.is_multiple_of(32)).then(|| tile_weights(&weight, input, output));
+        Int8Conv { input, output, weight, step, bias: conv.bias.clone(), rounding, tiles }
     }
 
     /// Convolves `positions` boards of channels-last `input` (every value 0 or more: it
@@ -153,7 +220,7 @@ struct Rows<'a> {
 mod vnni {
     use std::arch::x86_64::*;
 
-    use super::{Int8Conv, Int8Scratch, Mode, Rows, TAPS};
+    use super::{tile_slack, Int8Conv, Int8Scratch, Mode, Rows, TAPS};
     use crate::nn::cpu::kernels::multiversion;
     use crate::nn::cpu::winograd::Geometry;
 
@@ -202,7 +269,7 @@ mod vnni {
 
     /// The whole convolution: each position's input quantized (its largest value to 255)
     /// and its biases corrected for the weights' rounding, then every output row in
-    /// blocks of rows × output channels.
+    /// blocks of rows × output channels, on AMX tiles where the conv has them.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn convolve(
         conv: &Int8Conv,
@@ -217,18 +284,18 @@ mod vnni {
         let padded = (geometry.height + 2) * (geometry.width + 2);
         let positions = input.len() / (cells * cin);
         let Int8Scratch { quantized, steps, biases, sums, maxima } = scratch;
-        // Every byte is written below (the boards' borders as zeros), so the buffer is only
-        // grown, never cleared.
-        if quantized.len() < positions * padded * cin {
-            quantized.resize(positions * padded * cin, 0);
+        // Every byte of the boards is written below (their borders as zeros), so the buffer
+        // is only grown, never cleared; the tiles' slack past them is read and thrown away.
+        let (boards, with_slack) = (positions * padded * cin, positions * padded * cin + tile_slack(cin));
+        if quantized.len() < with_slack {
+            quantized.resize(with_slack, 0);
         }
-        let quantized = &mut quantized[..positions * padded * cin];
         steps.clear();
         biases.clear();
         biases.resize(positions * cout, 0.0);
         for ((board, padded_board), bias) in input
             .chunks_exact(cells * cin)
-            .zip(quantized.chunks_exact_mut(padded * cin))
+            .zip(quantized[..boards].chunks_exact_mut(padded * cin))
             .zip(biases.chunks_exact_mut(cout))
         {
             channel_sums_and_maxima(board, cin, sums, maxima);
@@ -240,7 +307,11 @@ mod vnni {
             bias.copy_from_slice(&conv.bias);
             take_back_rounding(sums, 1.0 / cells as f32, &conv.rounding, bias);
         }
-        let (rows, quantized) = (Rows { geometry, steps, biases }, &*quantized);
+        let rows = Rows { geometry, steps, biases };
+        if let Some(weights) = &conv.tiles {
+            return super::amx::convolve(conv, weights, rows, &quantized[..with_slack], out, mode);
+        }
+        let quantized = &quantized[..boards];
         if cout.is_multiple_of(64) {
             convolve_in::<4, { SUMS / 4 }>(conv, rows, quantized, out, mode)
         } else if cout.is_multiple_of(32) {
@@ -360,7 +431,7 @@ mod vnni {
     /// the bias, ended by `mode` into `out`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     #[inline]
-    unsafe fn finish<const NB: usize>(
+    pub(super) unsafe fn finish<const NB: usize>(
         sums: &[__m512i; NB],
         input_step: f32,
         step: &[f32],
@@ -380,6 +451,134 @@ mod vnni {
                 v = _mm512_max_ps(v, _mm512_setzero_ps());
             }
             _mm512_storeu_ps(at, v);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod amx {
+    use std::arch::asm;
+    use std::arch::x86_64::*;
+
+    use super::{row_groups, tile_slack, Int8Conv, Mode, Rows, TileRow, TILE};
+    use crate::nn::cpu::amx::{configure, store_sums};
+
+    /// Every output row of the quantized boards (`quantized`, with [`tile_slack`] bytes
+    /// past them) on AMX tiles: 32 rows of the padded board's columns × 32 output channels
+    /// a block, in tiles 0–3, four `tdpbusd` for every four tile loads; the rows of the
+    /// padding columns are thrown away, the others end as VNNI's do.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(super) unsafe fn convolve(
+        conv: &Int8Conv,
+        weights: &[TileRow],
+        rows: Rows,
+        quantized: &[u8],
+        out: &mut [f32],
+        mode: Mode,
+    ) {
+        configure();
+        let (height, width) = (rows.geometry.height, rows.geometry.width);
+        let (cin, cout) = (conv.input, conv.output);
+        let (wide, cells) = (width + 2, height * width);
+        let padded = (height + 2) * wide;
+        // Output rows of a board as the tiles count them: every column of the padded board.
+        let wide_rows = height * wide;
+        let (chunks, blocks) = (row_groups(cin).1, cout / 16);
+        assert!(quantized.len() >= rows.steps.len() * padded * cin + tile_slack(cin));
+        assert_eq!(weights.len(), 3 * chunks * blocks * TILE);
+        let mut sums = [0i32; 32 * 32];
+        for (position, &input_step) in rows.steps.iter().enumerate() {
+            let board = quantized.as_ptr().add(position * padded * cin);
+            for first in (0..wide_rows).step_by(32) {
+                for block in (0..blocks).step_by(2) {
+                    asm!("tilezero tmm0", "tilezero tmm1", "tilezero tmm2", "tilezero tmm3", options(nostack, nomem));
+                    for ky in 0..3 {
+                        for chunk in 0..chunks {
+                            let a = board.add((first + ky * wide) * cin + chunk * 64);
+                            let b = weights.as_ptr().add(((ky * chunks + chunk) * blocks + block) * TILE).cast::<i8>();
+                            asm!(
+                                "tileloadd tmm4, [{a} + {a_stride}*1]",
+                                "tileloadd tmm5, [{a2} + {a_stride}*1]",
+                                "tileloadd tmm6, [{b} + {b_stride}*1]",
+                                "tileloadd tmm7, [{b} + {b_stride}*1 + 1024]",
+                                "tdpbusd tmm0, tmm4, tmm6",
+                                "tdpbusd tmm1, tmm4, tmm7",
+                                "tdpbusd tmm2, tmm5, tmm6",
+                                "tdpbusd tmm3, tmm5, tmm7",
+                                a = in(reg) a,
+                                a2 = in(reg) a.add(16 * cin),
+                                a_stride = in(reg) cin,
+                                b = in(reg) b,
+                                b_stride = in(reg) 64usize,
+                                options(nostack, readonly),
+                            );
+                        }
+                    }
+                    // Tiles 0 and 1 side by side above tiles 2 and 3: 32 rows of 32 sums.
+                    store_sums(sums.as_mut_ptr().cast(), 128, true);
+                    for (r, row) in sums.chunks_exact(32).enumerate().take(wide_rows - first) {
+                        let (y, x) = ((first + r) / wide, (first + r) % wide);
+                        if x >= width {
+                            continue;
+                        }
+                        let channel = block * 16;
+                        let row =
+                            [_mm512_loadu_si512(row.as_ptr().cast()), _mm512_loadu_si512(row.as_ptr().add(16).cast())];
+                        let at = (position * cells + y * width + x) * cout + channel;
+                        super::vnni::finish::<2>(
+                            &row,
+                            input_step,
+                            &conv.step[channel..],
+                            &rows.biases[position * cout + channel..],
+                            &mut out[at..at + 32],
+                            mode,
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// On AMX tiles and with VNNI alone, an int8 conv gives the same outputs to the bit:
+    /// the same integer sums, ended alike.
+    #[test]
+    fn tiles_and_vnni_give_the_same_outputs() {
+        if !has_amx_int8() {
+            eprintln!("skipped: this CPU has no AMX-INT8");
+            return;
+        }
+        let mut rng = StdRng::seed_from_u64(3);
+        let geometry = Geometry { height: 10, width: 9 };
+        for (input, output) in [(32, 32), (64, 64), (12, 32), (128, 96)] {
+            let conv = FoldedConv {
+                input,
+                output,
+                weight: (0..9 * input * output).map(|_| rng.random_range(-1.0..1.0)).collect(),
+                bias: (0..output).map(|_| rng.random_range(-1.0..1.0)).collect(),
+            };
+            let on_tiles = Int8Conv::new(&conv);
+            let vnni_alone = Int8Conv { tiles: None, ..on_tiles.clone() };
+            for positions in [1, 4] {
+                // Inputs after a ReLU: about half zero.
+                let x: Vec<f32> = (0..positions * 90 * input)
+                    .map(|_| if rng.random::<bool>() { 0.0 } else { rng.random_range(0.0..3.0) })
+                    .collect();
+                let residual: Vec<f32> = (0..positions * 90 * output).map(|_| rng.random_range(-1.0..1.0)).collect();
+                let [mut vnni, mut tiles] = [residual.clone(), residual.clone()];
+                let mut scratch = Int8Scratch::default();
+                for (out, int8) in [(&mut vnni, &vnni_alone), (&mut tiles, &on_tiles)] {
+                    int8.forward(geometry, positions, &x, &mut scratch, Epilogue::ResidualRelu(out));
+                }
+                assert_eq!(vnni, tiles, "{input} → {output}, {positions} positions");
+                assert!(vnni != residual && vnni.iter().any(|&v| v > 0.0));
+            }
         }
     }
 }
