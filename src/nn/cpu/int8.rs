@@ -229,31 +229,24 @@ mod vnni {
     /// for the weights.
     const SUMS: usize = 24;
 
-    multiversion! {
     /// Each channel's sum and largest value (0 when none is above it) over the cells of
-    /// channels-last `board` (`channels` a cell), in one pass, into `sums` and `maxima`.
-    fn channel_sums_and_maxima(board: &[f32], channels: usize, sums: &mut Vec<f32>, maxima: &mut Vec<f32>) {
-        sums.clear();
-        maxima.clear();
-        // Sixteen channels at a time down the cells, their sums and maxima kept in registers
-        // (a fixed width, which the loop over the cells carries in place of memory).
+    /// channels-last `board` (`channels` a cell), sixteen channels at a time down the
+    /// cells, into `sums` and `maxima`.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn channel_sums_and_maxima(board: &[f32], channels: usize, sums: &mut Vec<f32>, maxima: &mut Vec<f32>) {
+        sums.resize(channels, 0.0);
+        maxima.resize(channels, 0.0);
         for start in (0..channels).step_by(16) {
-            let width = 16.min(channels - start);
-            let (mut sum, mut max) = ([0.0f32; 16], [0.0f32; 16]);
+            let mask: __mmask16 = if channels - start >= 16 { !0 } else { (1 << (channels - start)) - 1 };
+            let (mut sum, mut max) = (_mm512_setzero_ps(), _mm512_setzero_ps());
             for cell in board.chunks_exact(channels) {
-                let lanes: [f32; 16] = match cell[start..].first_chunk::<16>() {
-                    Some(lanes) => *lanes,
-                    None => std::array::from_fn(|k| if k < width { cell[start + k] } else { 0.0 }),
-                };
-                for k in 0..16 {
-                    sum[k] += lanes[k];
-                    max[k] = if lanes[k] > max[k] { lanes[k] } else { max[k] };
-                }
+                let lanes = _mm512_maskz_loadu_ps(mask, cell.as_ptr().add(start));
+                sum = _mm512_add_ps(sum, lanes);
+                max = _mm512_max_ps(max, lanes);
             }
-            sums.extend_from_slice(&sum[..width]);
-            maxima.extend_from_slice(&max[..width]);
+            _mm512_mask_storeu_ps(sums.as_mut_ptr().add(start), mask, sum);
+            _mm512_mask_storeu_ps(maxima.as_mut_ptr().add(start), mask, max);
         }
-    }
     }
 
     multiversion! {
