@@ -227,8 +227,8 @@ fn xiangqi_shards_hold_whole_games_matching_their_pgn() {
     // Two workers, each writing a shard once 50 samples wait: more than one shard each.
     assert!(shards > 2, "{shards} shards of {samples} samples");
     assert!((report.mean_plies * 6.0 - samples as f64).abs() < 1e-6, "{report:?}");
-    // The trainer reads these records back to begin games at their positions
-    // (`[selfplay] earlier_starts`): the same games, the lopsided start's included.
+    // The records read back as an importer reads them: the same games, the lopsided
+    // start's included.
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "pgn") {

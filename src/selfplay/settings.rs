@@ -26,12 +26,6 @@ pub struct SelfPlaySettings {
     /// are recorded, as in KataGo: every value target is then a full search's root value
     /// or its game's outcome, never a cheap search's.
     pub record_cheap: bool,
-    /// The share of the games of a training run's generation that begin at a position of
-    /// the generation before's games (Go-Exploit; `train::earlier_starts` says which
-    /// positions and how); the others begin at the start. Xiangqi only. 0: every game from
-    /// the start.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub earlier_starts: f32,
     /// The forward pass's precision in self-play (`fp32`, `bf16` or `int8`); left out, the
     /// fastest this CPU runs ([`Precision::fastest_for_this_cpu`]). `XIANGQI_ZERO_PRECISION`
     /// in the environment overrides both.
@@ -47,7 +41,6 @@ impl Default for SelfPlaySettings {
             max_plies: 400,
             shard_samples: 4096,
             record_cheap: true,
-            earlier_starts: 0.0,
             precision: None,
         }
     }
@@ -56,12 +49,11 @@ impl Default for SelfPlaySettings {
 impl SelfPlaySettings {
     /// Checks the values are in range; the message names the offending key.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, &str); 5] = [
+        let checks: [(bool, &str); 4] = [
             (self.threads <= 1024, "threads must be 0 (one per core) to 1024"),
             ((1..=4096).contains(&self.parallel_games), "parallel_games must be 1 to 4096"),
             (self.max_plies >= 1, "max_plies must be at least 1"),
             (self.shard_samples >= 1, "shard_samples must be at least 1"),
-            ((0.0..=1.0).contains(&self.earlier_starts), "earlier_starts must be 0 to 1"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(format!("selfplay config: {why}")),
@@ -76,11 +68,6 @@ impl SelfPlaySettings {
             n => n,
         }
     }
-}
-
-/// Whether a share is 0 (left out of a run's copy of its config).
-fn is_zero(share: &f32) -> bool {
-    *share == 0.0
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 use burn::tensor::Device;
 
 use super::config::Config;
-use super::earlier_starts;
 use super::game::TrainableGame;
 use super::net_evaluator::net_evaluator;
 use super::run::RunOptions;
@@ -26,6 +25,7 @@ pub fn contribute<G: TrainableGame>(
     games: Option<u64>,
 ) -> Result<u64, RunError> {
     let shape = config.network.net_config::<G>();
+    let new_game = G::new_game(config).map_err(RunError)?;
     let mut played = 0;
     let mut round = 0u64;
     while !options.stop.load(Ordering::SeqCst) && games.is_none_or(|games| played < games) {
@@ -34,7 +34,7 @@ pub fn contribute<G: TrainableGame>(
         let round_games = config.run.games_per_generation.min(games.map_or(u64::MAX, |games| games - played));
         let job = SelfPlayJob {
             games: round_games,
-            new_game: earlier_starts::new_game::<G>(config, &dir.games(), generation + 1).map_err(RunError)?,
+            new_game: new_game.clone(),
             out_dir: dir.games(),
             prefix: generation_name(generation + 1),
             seed: config.seed ^ std::process::id() as u64 ^ (round << 40) ^ u64::from(generation) << 20,

@@ -7,8 +7,7 @@ use rand::rngs::StdRng;
 
 use super::config::Config;
 use crate::game::banqi::Banqi;
-use crate::game::xiangqi::{ImportedRecord, Move, Xiangqi};
-use crate::game::Game;
+use crate::game::xiangqi::Xiangqi;
 use crate::matches::{banqi_starts, builtin_openings, xiangqi_starts, OwnedOpening, Start};
 use crate::mcts::Material;
 use crate::players::Playable;
@@ -28,22 +27,6 @@ pub trait TrainableGame: Playable + Material + Send + Sync + 'static {
 
     /// The starts of an evaluation match of `games` games (each start with both colours).
     fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String>;
-
-    /// The games of a file of self-play records (PGN) under the config's rules, as games
-    /// begun at earlier games' positions replay them ([`super::earlier_starts`]).
-    fn read_records(config: &Config, pgn: &str) -> Result<Vec<RecordedGame<Self>>, String>;
-}
-
-/// A recorded game as a game begun at one of its positions replays it.
-pub struct RecordedGame<G: Game> {
-    /// The position it began from.
-    pub start: G,
-    /// Its moves.
-    pub moves: Vec<G::Move>,
-    /// The plies (moves played before) a game may begin at: those before a move, short of
-    /// a long run without captures (the no-capture counter under half its limit), whose
-    /// games would mostly be the draw the limit is about to call.
-    pub starts: Vec<usize>,
 }
 
 impl TrainableGame for Xiangqi {
@@ -59,27 +42,6 @@ impl TrainableGame for Xiangqi {
         let openings: Vec<OwnedOpening> = builtin_openings().iter().map(OwnedOpening::from).collect();
         xiangqi_starts(&openings, config.rules.xiangqi()?)
     }
-
-    fn read_records(config: &Config, pgn: &str) -> Result<Vec<RecordedGame<Self>>, String> {
-        let rules = config.rules.xiangqi()?;
-        let records = ImportedRecord::read_all(pgn)?;
-        records
-            .iter()
-            .map(|record| {
-                let moves: Vec<Move> = record.replay_under(rules)?.moves().collect();
-                let start = Xiangqi::from_fen(record.start(), rules).map_err(|e| e.to_string())?;
-                let mut game = start.clone();
-                let mut starts = Vec::new();
-                for (ply, &mv) in moves.iter().enumerate() {
-                    if game.plies_since_capture() < rules.no_capture_plies / 2 {
-                        starts.push(ply);
-                    }
-                    game.play(mv);
-                }
-                Ok(RecordedGame { start, moves, starts })
-            })
-            .collect()
-    }
 }
 
 impl TrainableGame for Banqi {
@@ -93,11 +55,5 @@ impl TrainableGame for Banqi {
 
     fn eval_starts(config: &Config, games: u32) -> Result<Vec<Start<Self>>, String> {
         Ok(banqi_starts(games.div_ceil(2), config.seed, config.rules.banqi()?))
-    }
-
-    /// Not for Banqi: its records do not say how its hidden pieces were drawn
-    /// (`Config::validate` refuses `earlier_starts` in a Banqi run).
-    fn read_records(_: &Config, _: &str) -> Result<Vec<RecordedGame<Self>>, String> {
-        Err("Banqi games are not replayed from their records".to_string())
     }
 }

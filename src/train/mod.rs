@@ -25,7 +25,6 @@
 mod archive;
 pub mod config;
 mod contribute;
-mod earlier_starts;
 mod export;
 mod forecast;
 mod game;

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use burn::tensor::Device;
 
 use super::config::{Config, FIRST_NET_RUNG};
-use super::earlier_starts;
 use super::forecast::Forecast;
 use super::game::TrainableGame;
 use super::ladder::{evaluate_net, Evaluation};
@@ -98,6 +97,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         )));
     }
     dir.write_config(&config.to_toml().map_err(fail)?).map_err(fail)?;
+    let new_game = G::new_game(config).map_err(RunError)?;
     let sample_shape = SampleShape::of::<G>();
     let mut window = Window::new(&dir.games(), sample_shape);
     let mut published = Net::load::<G>(&dir.model(state.generation), Some(shape), &options.device).map_err(fail)?;
@@ -116,7 +116,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let (done_games, done_samples) = shards_of(&dir.games(), &prefix, sample_shape);
         let job = SelfPlayJob {
             games: config.run.games_per_generation.saturating_sub(done_games),
-            new_game: earlier_starts::new_game::<G>(config, &dir.games(), g).map_err(RunError)?,
+            new_game: new_game.clone(),
             out_dir: dir.games(),
             prefix,
             seed: config.seed.wrapping_add(u64::from(g) << 32).wrapping_add(done_games),
