@@ -1,10 +1,10 @@
 //! Intel's AMX tiles (since Sapphire Rapids), shared by the bf16 and int8 kernels: whether
-//! this process may use them, and the one tile configuration every kernel runs with.
+//! this process may use them, and the one tile configuration every kernel runs with
+//! (x86-64 only).
 
 /// Whether the CPU has AMX tiles with the products CPUID leaf 7's EDX bits in `products`
 /// name (bit 22 bf16, bit 25 int8), and Linux lets this process use them (both asked once:
 /// CPUID traps to the hypervisor in a VM).
-#[cfg(target_arch = "x86_64")]
 pub(crate) fn has_tiles_with(products: u32) -> bool {
     static TILES: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     let granted = *TILES.get_or_init(|| {
@@ -22,7 +22,6 @@ pub(crate) fn has_tiles_with(products: u32) -> bool {
 
 /// Asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)`);
 /// whether it was granted.
-#[cfg(target_arch = "x86_64")]
 fn request_tiles() -> bool {
     const ARCH_REQ_XCOMP_PERM: libc::c_long = 0x1023;
     const XFEATURE_XTILEDATA: libc::c_long = 18;
@@ -37,7 +36,6 @@ pub(crate) const TILE_ROWS: usize = 16;
 /// Bytes of a tile's row: 64 bytes, 32 bf16 or 16 f32 or int32 sums.
 pub(crate) const TILE_BYTES: usize = 64;
 
-#[cfg(target_arch = "x86_64")]
 thread_local! {
     /// Whether this thread has loaded the tile configuration.
     static CONFIGURED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -49,7 +47,6 @@ struct TileConfig([u8; 64]);
 
 /// Loads the tile configuration on this thread, once (the kernel keeps it across context
 /// switches). The CPU must have the tiles, granted to this process ([`has_tiles_with`]).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 pub(crate) unsafe fn configure() {
     if CONFIGURED.get() {
@@ -68,7 +65,6 @@ pub(crate) unsafe fn configure() {
 /// Stores the sums of tiles 0 and 1 side by side above those of tiles 2 and 3 (`wide`), or
 /// of tile 0 above tile 2: 32 rows of 32 (or 16) four-byte sums at `target`, each row
 /// `stride` bytes after the last. The CPU must have the tiles, configured.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store_sums(target: *mut u8, stride: usize, wide: bool) {
     let second = target.add(TILE_ROWS * stride);

@@ -5,6 +5,7 @@
 //! split across rayon's threads, each running whole tiles of positions through the net
 //! so that a tile's working set stays in cache.
 
+#[cfg(target_arch = "x86_64")]
 mod amx;
 mod attention;
 pub mod bf16;
