@@ -269,9 +269,22 @@ fn play_game<'p, G: Game>(
     }
     let mut legal = Vec::new();
     let mut referee = Referee::new(config.adjudication);
+    // The last move's mover and score, for the referee once the rules let the game go on.
+    let mut scored = None;
     loop {
         if let Status::Over { winner, reason } = game.status() {
             return finish(winner, reason.to_string(), moves, game.red_player());
+        }
+        if let Some((mover, score)) = scored.take() {
+            match referee.after_move(mover, score, moves.len()) {
+                Some(Verdict::Resigns(loser)) => {
+                    let name = if loser == first_seat { first.name() } else { second.name() };
+                    let reason = format!("adjudication: {name} resigns");
+                    return finish(Some(loser.opponent()), reason, moves, game.red_player());
+                }
+                Some(Verdict::Draw) => return finish(None, "adjudication: draw".to_string(), moves, game.red_player()),
+                None => {}
+            }
         }
         if moves.len() >= config.max_plies {
             return finish(None, "max-plies".to_string(), moves, game.red_player());
@@ -311,18 +324,6 @@ fn play_game<'p, G: Game>(
             game.apply_outcome(outcome);
         }
         moves.push(move_entry::<G>(mv, &outcomes));
-        // A game the move ended is the rules' to judge (at the top of the loop).
-        if matches!(game.status(), Status::Over { .. }) {
-            continue;
-        }
-        match referee.after_move(seat, score, moves.len()) {
-            Some(Verdict::Resigns(loser)) => {
-                let name = if loser == first_seat { first.name() } else { second.name() };
-                let reason = format!("adjudication: {name} resigns");
-                return finish(Some(loser.opponent()), reason, moves, game.red_player());
-            }
-            Some(Verdict::Draw) => return finish(None, "adjudication: draw".to_string(), moves, game.red_player()),
-            None => {}
-        }
+        scored = Some((seat, score));
     }
 }
