@@ -1,6 +1,6 @@
 //! The NNUE evaluation: the accumulator kept move by move equals the one summed afresh
 //! over thousands of random moves (captures, general moves, and unmaking back up the
-//! line); the integer net stays within rounding of its float original; its file reads
+//! line), and the search's evaluation gives each position met again its value; the integer net stays within rounding of its float original; its file reads
 //! back as written and a wrong file is refused; a fresh net values material as the
 //! hand-written tables do; and the alpha-beta searching with it
 //! still finds every forced win of `tests/data/xiangqi-mates-public.jsonl`. The shipped
@@ -48,6 +48,9 @@ fn random_boards(count: usize, seed: u64) -> Vec<Board> {
 #[test]
 fn the_accumulator_kept_move_by_move_is_the_one_summed_afresh() {
     let net = random_net(1);
+    // The evaluation the search reads, which keeps its values by position: a position met
+    // again (after unmaking) is given the value it was given the first time.
+    let mut evaluation = NnueEvaluation::new(Arc::new(net.clone()));
     let mut rng = StdRng::seed_from_u64(2);
     let (mut moves, mut captures, mut king_moves, mut unmade) = (0, 0, 0, 0);
     for _ in 0..40 {
@@ -61,6 +64,7 @@ fn the_accumulator_kept_move_by_move_is_the_one_summed_afresh() {
                 unmade += back;
             }
             let (board, accumulator) = *line.last().unwrap();
+            assert_eq!(evaluation.value(&accumulator, &board), accumulator.evaluate(&net, board.side_to_move()));
             let mut list = MoveList::new();
             board.legal_moves(&mut list);
             if list.is_empty() {
@@ -81,6 +85,7 @@ fn the_accumulator_kept_move_by_move_is_the_one_summed_afresh() {
                     xiangqi_zero::game::xiangqi::fen::Counters { since_capture: 0, move_number: 1 }
                 )
             );
+            assert_eq!(evaluation.value(&kept, &child), kept.evaluate(&net, child.side_to_move()));
             line.push((child, kept));
             moves += 1;
         }
@@ -117,7 +122,7 @@ fn a_fresh_net_judges_material_as_the_hand_written_tables_do() {
     let mut float = FloatNet::random(7);
     float.output_weights.iter_mut().for_each(|w| *w = 0.0);
     let net = Nnue::quantize(&float, "the tables");
-    let tables = PieceSquares;
+    let mut tables = PieceSquares;
     let mut checked = 0;
     for board in &random_boards(200, 8) {
         let nnue = Accumulator::new(&net, board).evaluate(&net, board.side_to_move());

@@ -5,6 +5,8 @@
 
 /// Outputs of each dense layer.
 pub const OUTPUTS: usize = 32;
+/// The most inputs a dense layer may have.
+pub const MAX_INPUTS: usize = 512;
 
 /// A dense layer's int8 weights, kept as the kernels read them: for each group of four
 /// inputs, each output's four weights (`[inputs / 4][OUTPUTS][4]`).
@@ -15,9 +17,10 @@ pub struct DenseWeights {
 }
 
 impl DenseWeights {
-    /// Packs row-major weights `[OUTPUTS][inputs]` (`inputs` a multiple of 4).
+    /// Packs row-major weights `[OUTPUTS][inputs]` (`inputs` a multiple of 4, at most
+    /// [`MAX_INPUTS`]).
     pub fn from_rows(rows: &[i8], inputs: usize) -> DenseWeights {
-        assert!(inputs.is_multiple_of(4) && rows.len() == OUTPUTS * inputs);
+        assert!(inputs.is_multiple_of(4) && inputs <= MAX_INPUTS && rows.len() == OUTPUTS * inputs);
         let mut packed = vec![0i8; rows.len()];
         for o in 0..OUTPUTS {
             for i in 0..inputs {
@@ -76,7 +79,7 @@ impl DenseWeights {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::OUTPUTS;
+    use super::{MAX_INPUTS, OUTPUTS};
 
     /// The four inputs of `group` as one little-endian u32.
     #[inline(always)]
@@ -85,34 +88,60 @@ mod x86 {
     }
 
     /// The groups of four inputs that are not all zero are found sixteen at a time (a
-    /// mask of the non-zero lanes), and only those are multiplied.
+    /// mask of the non-zero lanes, compressed to their numbers), and only those are
+    /// multiplied, into four sets of sums in turn: each product then waits only on the one
+    /// four groups before it, not on the last (a chain of one set is bound by the
+    /// product's latency, several by its throughput).
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn apply_vnni(packed: &[i8], input: &[u8], bias: &[i32; OUTPUTS]) -> [i32; OUTPUTS] {
-        let mut low = _mm512_loadu_si512(bias.as_ptr().cast());
-        let mut high = _mm512_loadu_si512(bias.as_ptr().add(16).cast());
-        let mut multiply = |group: usize| {
-            let x = _mm512_set1_epi32(group_of(input, group));
-            let w = packed.as_ptr().add(group * OUTPUTS * 4);
-            low = _mm512_dpbusd_epi32(low, x, _mm512_loadu_si512(w.cast()));
-            high = _mm512_dpbusd_epi32(high, x, _mm512_loadu_si512(w.add(64).cast()));
-        };
+        let mut groups = [0u32; MAX_INPUTS / 4 + 16];
+        let mut count = 0;
         let whole = input.len() / 64;
+        let numbers = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         for chunk in 0..whole {
             let lanes = _mm512_loadu_si512(input.as_ptr().add(64 * chunk).cast());
-            let mut nonzero = _mm512_test_epi32_mask(lanes, lanes);
-            while nonzero != 0 {
-                multiply(16 * chunk + nonzero.trailing_zeros() as usize);
-                nonzero &= nonzero - 1;
-            }
+            let nonzero = _mm512_test_epi32_mask(lanes, lanes);
+            let chunk_numbers = _mm512_add_epi32(numbers, _mm512_set1_epi32(16 * chunk as i32));
+            // Sixteen numbers are stored whatever the count: the array has room past the end.
+            _mm512_storeu_si512(
+                groups.as_mut_ptr().add(count).cast(),
+                _mm512_maskz_compress_epi32(nonzero, chunk_numbers),
+            );
+            count += nonzero.count_ones() as usize;
         }
         for group in 16 * whole..input.len() / 4 {
             if group_of(input, group) != 0 {
-                multiply(group);
+                groups[count] = group as u32;
+                count += 1;
             }
         }
+        let zero = _mm512_setzero_si512();
+        let mut sums = [[zero; 2]; 4];
+        sums[0] = [_mm512_loadu_si512(bias.as_ptr().cast()), _mm512_loadu_si512(bias.as_ptr().add(16).cast())];
+        let multiply = |sum: &mut [__m512i; 2], group: u32| {
+            let group = group as usize;
+            let x = _mm512_set1_epi32(i32::from_le_bytes(*input.as_ptr().add(4 * group).cast::<[u8; 4]>()));
+            let w = packed.as_ptr().add(group * OUTPUTS * 4);
+            sum[0] = _mm512_dpbusd_epi32(sum[0], x, _mm512_loadu_si512(w.cast()));
+            sum[1] = _mm512_dpbusd_epi32(sum[1], x, _mm512_loadu_si512(w.add(64).cast()));
+        };
+        let mut fours = groups[..count].chunks_exact(4);
+        for four in &mut fours {
+            for (sum, &group) in sums.iter_mut().zip(four) {
+                multiply(sum, group);
+            }
+        }
+        for (sum, &group) in sums.iter_mut().zip(fours.remainder()) {
+            multiply(sum, group);
+        }
         let mut out = [0i32; OUTPUTS];
-        _mm512_storeu_si512(out.as_mut_ptr().cast(), low);
-        _mm512_storeu_si512(out.as_mut_ptr().add(16).cast(), high);
+        for half in 0..2 {
+            let total = _mm512_add_epi32(
+                _mm512_add_epi32(sums[0][half], sums[1][half]),
+                _mm512_add_epi32(sums[2][half], sums[3][half]),
+            );
+            _mm512_storeu_si512(out.as_mut_ptr().add(16 * half).cast(), total);
+        }
         out
     }
 

@@ -101,20 +101,25 @@ impl Nnue {
 
     /// The net's output from the first layer's sums of the side to move's view (`ours`)
     /// and the other side's (`theirs`) and the difference of their direct sums (`psqt`):
-    /// the logit of the side to move's expected score.
+    /// the logit of the side to move's expected score. Run with AVX-512 or AVX2 where the
+    /// CPU has them, to the same bits as without.
+    #[inline]
     pub fn output(&self, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> f32 {
-        let mut input = [0u8; 2 * L1];
-        clip_both_widened(ours, theirs, &mut input);
-        self.output_of(&input, psqt)
+        output_widened(self, ours, theirs, psqt)
     }
 
-    /// The output from the clipped sums of both views (`input`) and the direct term.
-    #[inline]
-    fn output_of(&self, input: &[u8; 2 * L1], psqt: i32) -> f32 {
-        let hidden1 = shift_clip(self.hidden1.apply(input, &self.hidden1_bias));
+    /// [`Self::output`] for any CPU (inlined into the wider versions).
+    #[inline(always)]
+    fn output_plain(&self, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> f32 {
+        let mut input = [0u8; 2 * L1];
+        let (first, second) = input.split_at_mut(L1);
+        clip(ours, first);
+        clip(theirs, second);
+        let hidden1 = shift_clip(self.hidden1.apply(&input, &self.hidden1_bias));
         let hidden2 = shift_clip(self.hidden2.apply(&hidden1, &self.hidden2_bias));
-        let sum: f32 = hidden2.iter().zip(&self.output_weights).map(|(&x, &w)| x as f32 * w).sum();
-        sum / FEATURE_SCALE + self.output_bias + psqt as f32 / (2.0 * FEATURE_SCALE * WEIGHT_SCALE)
+        dot(&hidden2, &self.output_weights) / FEATURE_SCALE
+            + self.output_bias
+            + psqt as f32 / (2.0 * FEATURE_SCALE * WEIGHT_SCALE)
     }
 
     /// [`Self::output`] in centipawns, as the search reads it.
@@ -124,17 +129,9 @@ impl Nnue {
     }
 }
 
-/// The first layer's clipped ReLU of both views into the int8 layers' input.
-#[inline(always)]
-fn clip_both(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) {
-    let (first, second) = input.split_at_mut(L1);
-    clip(ours, first);
-    clip(theirs, second);
-}
-
 widened! {
-    /// [`clip_both`], as wide as the CPU allows.
-    fn clip_both_widened(ours: &[i16; L1], theirs: &[i16; L1], input: &mut [u8; 2 * L1]) = clip_both;
+    /// [`Nnue::output`], as wide as the CPU allows.
+    fn output_widened(net: &Nnue, ours: &[i16; L1], theirs: &[i16; L1], psqt: i32) -> f32 = Nnue::output_plain;
 }
 
 /// The first layer's clipped ReLU: each sum clamped to 0–127.
@@ -146,7 +143,26 @@ fn clip(sums: &[i16; L1], out: &mut [u8]) {
 }
 
 /// An int8 layer's output back to the activations' scale (÷64), clamped to 0–127.
-#[inline]
+#[inline(always)]
 fn shift_clip(sums: [i32; OUTPUTS]) -> [u8; OUTPUTS] {
     std::array::from_fn(|i| (sums[i] >> 6).clamp(0, 127) as u8)
+}
+
+/// The last layer's sum of `x` times `weights`, in sixteen running sums (every
+/// sixteenth product each) added up pairwise: one fixed order of the additions, which
+/// the compiler keeps in vector registers as it is.
+#[inline(always)]
+fn dot(x: &[u8; L3], weights: &[f32; L3]) -> f32 {
+    let mut lanes = [0f32; 16];
+    for (i, (&x, &w)) in x.iter().zip(weights).enumerate() {
+        lanes[i % 16] += x as f32 * w;
+    }
+    let mut width = 16;
+    while width > 1 {
+        width /= 2;
+        for i in 0..width {
+            lanes[i] += lanes[i + width];
+        }
+    }
+    lanes[0]
 }

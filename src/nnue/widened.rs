@@ -1,6 +1,6 @@
 //! One function compiled three times — for AVX-512, for AVX2 and for any CPU — and chosen
-//! at run time by what the CPU has: the plain loops of the accumulator and the first
-//! layer's clipping, which the compiler vectorizes as wide as it is allowed.
+//! at run time by what the CPU has: the plain loops of the accumulator and of the net's
+//! layers after it, which the compiler vectorizes as wide as it is allowed.
 
 /// Defines `fn $name(args) [-> ret]` that runs `$plain(args)` (an `#[inline(always)]`
 /// function) compiled with AVX-512BW where the CPU has it, else with AVX2, else as is.

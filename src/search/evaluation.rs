@@ -18,8 +18,8 @@ pub trait Evaluation: Clone + Send {
     fn after(&self, state: &Self::State, board: &Board, mv: Move, child: &Board) -> Self::State;
 
     /// The value of `board` from its side to move's view, in centipawns (a chariot is
-    /// worth about 600), read from its state.
-    fn value(&self, state: &Self::State, board: &Board) -> i32;
+    /// worth about 600), read from its state (an evaluation may keep what it computed).
+    fn value(&mut self, state: &Self::State, board: &Board) -> i32;
 }
 
 /// The hand-written tables' worth of `piece` on `sq` from Red's view, in centipawns
@@ -47,7 +47,7 @@ impl Evaluation for PieceSquares {
     }
 
     #[inline]
-    fn value(&self, state: &i32, board: &Board) -> i32 {
+    fn value(&mut self, state: &i32, board: &Board) -> i32 {
         for_side(*state, board.side_to_move())
     }
 }
