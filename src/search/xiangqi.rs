@@ -419,12 +419,13 @@ impl<E: Evaluation> AlphaBeta<E> {
             return 0;
         }
         self.progress.reach(ply);
-        let stand_pat = self.evaluation.value(state, board);
         if ply >= MAX_PLY - 1 {
-            return stand_pat;
+            return self.evaluation.value(state, board);
         }
-        let mut best = -INFINITY;
+        // In check there is no standing pat (and no value read): every evasion is searched.
+        let (mut best, mut stand_pat) = (-INFINITY, -INFINITY);
         if !in_check {
+            stand_pat = self.evaluation.value(state, board);
             if stand_pat >= beta {
                 return stand_pat;
             }
