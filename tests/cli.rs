@@ -138,3 +138,24 @@ fn eval_says_when_one_player_is_limited_by_time_alone() {
     assert!(!play(timed, timed, &[]).contains("limited by time"));
     assert!(!play(fixed, timed, &["--movetime", "20"]).contains("limited by time"));
 }
+
+#[test]
+fn a_match_at_one_time_names_its_players_by_it() {
+    let output = run(&[
+        "eval",
+        "--a",
+        "alphabeta:depth=1",
+        "--b",
+        "nnue",
+        "--games",
+        "2",
+        "--max-plies",
+        "6",
+        "--movetime",
+        "20",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(table.contains("alphabeta:ms=20 ") && table.contains("nnue(ms=20) "), "{table}");
+    assert!(!table.contains("depth=1") && !table.contains("ms=1000"), "{table}");
+}

@@ -93,9 +93,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         notation: args.notation,
     };
-    if config.movetime.is_none() {
-        warn_of_unequal_budgets(&a, &b);
-    }
+    let (a, b) = match config.movetime {
+        Some(movetime) => (a.at_movetime(movetime), b.at_movetime(movetime)),
+        None => {
+            warn_of_unequal_budgets(&a, &b);
+            (a, b)
+        }
+    };
     let rules = RuleSettings { repetition: args.repetition.clone(), ..RuleSettings::default() };
     let result = match args.game {
         GameKind::Xiangqi => {

@@ -86,6 +86,18 @@ pub enum PlayerSpec {
     },
 }
 
+impl PlayerSpec {
+    /// The spec as a match at `movetime` a move plays it: an alpha-beta player's own
+    /// limits replaced by that time, so that its name says what it plays at (engines and
+    /// nets are given the time with each move, whatever their spec says).
+    pub fn at_movetime(mut self, movetime: Duration) -> PlayerSpec {
+        if let PlayerSpec::AlphaBeta { limits, .. } | PlayerSpec::Nnue { limits, .. } = &mut self {
+            *limits = Limits::movetime(movetime);
+        }
+        self
+    }
+}
+
 /// Default limit of `alphabeta` when its spec gives none.
 const DEFAULT_DEPTH: u32 = 4;
 /// Default thinking time of an external engine when nothing else limits it.
