@@ -135,12 +135,12 @@ mod x86 {
             multiply(sum, group);
         }
         let mut out = [0i32; OUTPUTS];
-        for half in 0..2 {
+        for (half, outputs) in out.chunks_exact_mut(16).enumerate() {
             let total = _mm512_add_epi32(
                 _mm512_add_epi32(sums[0][half], sums[1][half]),
                 _mm512_add_epi32(sums[2][half], sums[3][half]),
             );
-            _mm512_storeu_si512(out.as_mut_ptr().add(16 * half).cast(), total);
+            _mm512_storeu_si512(outputs.as_mut_ptr().cast(), total);
         }
         out
     }
