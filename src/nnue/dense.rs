@@ -120,7 +120,7 @@ mod x86 {
         sums[0] = [_mm512_loadu_si512(bias.as_ptr().cast()), _mm512_loadu_si512(bias.as_ptr().add(16).cast())];
         let multiply = |sum: &mut [__m512i; 2], group: u32| {
             let group = group as usize;
-            let x = _mm512_set1_epi32(i32::from_le_bytes(*input.as_ptr().add(4 * group).cast::<[u8; 4]>()));
+            let x = _mm512_set1_epi32(group_of(input, group));
             let w = packed.as_ptr().add(group * OUTPUTS * 4);
             sum[0] = _mm512_dpbusd_epi32(sum[0], x, _mm512_loadu_si512(w.cast()));
             sum[1] = _mm512_dpbusd_epi32(sum[1], x, _mm512_loadu_si512(w.add(64).cast()));
