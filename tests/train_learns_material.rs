@@ -97,7 +97,7 @@ fn the_value_head_learns_that_a_chariot_is_worth_having() {
     let device = Device::flex().autodiff();
     device.seed(5);
     let mut trainer = Trainer::new(Net::new(NetConfig::new::<Xiangqi>(4, 32), &device), &settings);
-    let report = trainer.train::<Xiangqi>(&window, 600, &AtomicBool::new(false), &ProgressBar::hidden());
+    let report = trainer.train::<Xiangqi>(&window, 600, 0.0, &AtomicBool::new(false), &ProgressBar::hidden());
     assert_eq!(report.steps, 600);
     let net = trainer.model();
 

@@ -129,6 +129,22 @@ fn two_generations_leave_a_complete_run_directory() {
 }
 
 #[test]
+fn an_annealed_run_holds_its_rate_then_lowers_it_to_the_floor_by_its_last_generation() {
+    let annealed = "[train]\nschedule = \"anneal\"\nanneal_from = 0.5\nfinal_lr_fraction = 0.25\nwarmup_steps = 0\nlearning_rate = 0.01\n";
+    let config = micro_config("xiangqi", 2).replace("[train]\n", annealed).replace("every = 1", "every = 0");
+    let (run, config) = setup("anneal", &config);
+    let output = train(&["--config", path(&config), "--run", path(&run), "--generations", "4"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let rates: Vec<f64> = read_metrics(&RunDir::new(&run).metrics()).unwrap().iter().map(|m| m.learning_rate).collect();
+    // Without a time limit the course is the generations': a quarter and a half at the
+    // full rate, three quarters halfway down the half cosine, the last at the floor.
+    for (rate, expected) in rates.iter().zip([0.01, 0.01, 0.01 * (0.25 + 0.75 / 2.0), 0.0025]) {
+        assert!((rate - expected).abs() < 1e-9, "{rates:?}");
+    }
+    assert_eq!(rates.len(), 4);
+}
+
+#[test]
 fn a_run_killed_mid_generation_resumes_to_the_end() {
     let (run, config) = setup("kill", &micro_config("banqi", 12));
     let mut child = binary()

@@ -37,7 +37,7 @@ fn trainer(settings: &TrainSettings) -> Trainer {
 }
 
 fn train(trainer: &mut Trainer, window: &Window, steps: u64) -> xiangqi_zero::train::TrainReport {
-    trainer.train::<Xiangqi>(window, steps, &AtomicBool::new(false), &ProgressBar::hidden())
+    trainer.train::<Xiangqi>(window, steps, 0.0, &AtomicBool::new(false), &ProgressBar::hidden())
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn the_loss_falls_on_a_tiny_fixed_set() {
 fn stopping_ends_training_before_the_first_step() {
     let (window, dir) = window("trainer-stop", 8);
     let mut trainer = trainer(&settings(OptimizerKind::Sgd, 0.01));
-    let report = trainer.train::<Xiangqi>(&window, 50, &AtomicBool::new(true), &ProgressBar::hidden());
+    let report = trainer.train::<Xiangqi>(&window, 50, 0.0, &AtomicBool::new(true), &ProgressBar::hidden());
     assert_eq!((report.steps, trainer.step()), (0, 0));
     let _ = std::fs::remove_dir_all(&dir);
 }

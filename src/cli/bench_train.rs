@@ -95,7 +95,7 @@ pub(super) fn train(
                 trainer.train_step(batch.clone(), 1e-3);
             }
             let raw = (steps as usize * settings.batch_size) as f64 / started.elapsed().as_secs_f64();
-            (raw, trainer.train::<Xiangqi>(&window, steps, &stop, &bar).samples_per_second)
+            (raw, trainer.train::<Xiangqi>(&window, steps, 0.0, &stop, &bar).samples_per_second)
         })
         .collect();
     runs.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));

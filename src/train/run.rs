@@ -102,6 +102,10 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
     let mut window = Window::new(&dir.games(), sample_shape);
     let mut published = Net::load::<G>(&dir.model(state.generation), Some(shape), &options.device).map_err(fail)?;
     let probe = first_estimate::<G>(config, dir, &published, options)?;
+    // The run's budget in hours on its own clock, where it has a time limit.
+    let budget_hours = options
+        .deadline
+        .map(|deadline| state.hours + deadline.saturating_duration_since(Instant::now()).as_secs_f64() / 3600.0);
     while state.generation < options.generations {
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });
@@ -145,8 +149,13 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         let restarted = state.first > 0 || state.lost_samples > 0;
         let filling = restarted && update.window_samples < config.train.window_min;
         let steps = if filling { 0 } else { config.train.steps_for(done_samples + selfplay.samples) };
+        // The share of its budget the run has spent: its time, else its generations.
+        let course = match budget_hours {
+            Some(budget) => (state.hours + started.elapsed().as_secs_f64() / 3600.0) / budget.max(f64::MIN_POSITIVE),
+            None => f64::from(g) / f64::from(options.generations),
+        };
         let bar = bar(options.progress, steps, "train");
-        let training = trainer.train::<G>(&window, steps, options.stop, &bar);
+        let training = trainer.train::<G>(&window, steps, course, options.stop, &bar);
         bar.finish_and_clear();
         if options.stop.load(Ordering::SeqCst) {
             return Ok(RunEnd::Stopped { generation: state.generation });

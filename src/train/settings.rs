@@ -15,7 +15,8 @@ pub enum OptimizerKind {
     Adam,
 }
 
-/// The learning rate's course over the global step (after the linear warm-up).
+/// The learning rate's course (after the linear warm-up): over the global step, or over the
+/// run's budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Schedule {
@@ -26,6 +27,11 @@ pub enum Schedule {
     Cosine,
     /// `learning_rate × decay_factor^⌊step / decay_steps⌋`.
     Step,
+    /// `learning_rate` until the run has spent `anneal_from` of its budget, then half a
+    /// cosine down to `learning_rate × final_lr_fraction` at its end. The budget is the
+    /// run's minutes on its own clock where `train --minutes` gives them (a resumed run
+    /// keeps its course), else its generations.
+    Anneal,
 }
 
 /// Training settings (`[train]` in the config). Every key has a default; unknown keys are
@@ -58,8 +64,10 @@ pub struct TrainSettings {
     pub schedule: Schedule,
     /// `cosine`: steps from the peak to the floor.
     pub total_steps: u64,
-    /// `cosine`: the floor, as a fraction of `learning_rate`.
+    /// `cosine` and `anneal`: the floor, as a fraction of `learning_rate`.
     pub final_lr_fraction: f64,
+    /// `anneal`: the share of the run's budget spent at the full rate.
+    pub anneal_from: f64,
     /// `step`: the factor applied every `decay_steps`.
     pub decay_factor: f64,
     /// `step`: steps between decays.
@@ -110,6 +118,7 @@ impl Default for TrainSettings {
             schedule: Schedule::Constant,
             total_steps: 100_000,
             final_lr_fraction: 0.01,
+            anneal_from: 0.75,
             decay_factor: 0.1,
             decay_steps: 50_000,
             warmup_steps: 100,
@@ -143,6 +152,7 @@ impl TrainSettings {
         check(finite(self.weight_decay) && self.weight_decay >= 0.0, "weight_decay", "0 or more")?;
         check(self.total_steps >= 1, "total_steps", "at least 1")?;
         check((0.0..=1.0).contains(&self.final_lr_fraction), "final_lr_fraction", "from 0 to 1")?;
+        check((0.0..1.0).contains(&self.anneal_from), "anneal_from", "from 0 up to (not including) 1")?;
         check(self.decay_factor > 0.0 && self.decay_factor <= 1.0, "decay_factor", "above 0 and at most 1")?;
         check(self.decay_steps >= 1, "decay_steps", "at least 1")?;
         check(self.average_generations >= 1, "average_generations", "at least 1")?;
@@ -154,9 +164,10 @@ impl TrainSettings {
         Ok(())
     }
 
-    /// The learning rate of global step `step` (counted from 0): the schedule's rate,
-    /// scaled by `(step + 1) / warmup_steps` during the warm-up.
-    pub fn learning_rate_at(&self, step: u64) -> f64 {
+    /// The learning rate of global step `step` (counted from 0) when the run has spent
+    /// `course` of its budget (0 to 1): the schedule's rate, scaled by
+    /// `(step + 1) / warmup_steps` during the warm-up.
+    pub fn learning_rate_at(&self, step: u64, course: f64) -> f64 {
         let scheduled = match self.schedule {
             Schedule::Constant => self.learning_rate,
             Schedule::Cosine => {
@@ -166,6 +177,10 @@ impl TrainSettings {
             Schedule::Step => {
                 let decays = (step / self.decay_steps).min(i32::MAX as u64) as i32;
                 self.learning_rate * self.decay_factor.powi(decays)
+            }
+            Schedule::Anneal => {
+                let t = ((course - self.anneal_from) / (1.0 - self.anneal_from)).clamp(0.0, 1.0);
+                self.learning_rate * half_cosine(t, self.final_lr_fraction)
             }
         };
         if step < self.warmup_steps {
@@ -217,7 +232,7 @@ mod tests {
     #[test]
     fn warm_up_is_linear_then_the_constant_rate() {
         let s = TrainSettings { learning_rate: 0.1, warmup_steps: 4, ..TrainSettings::default() };
-        let rates: Vec<f64> = (0..6).map(|step| s.learning_rate_at(step)).collect();
+        let rates: Vec<f64> = (0..6).map(|step| s.learning_rate_at(step, 0.0)).collect();
         for (rate, expected) in rates.iter().zip([0.025, 0.05, 0.075, 0.1, 0.1, 0.1]) {
             assert!(close(*rate, expected), "{rates:?}");
         }
@@ -233,13 +248,13 @@ mod tests {
             warmup_steps: 0,
             ..TrainSettings::default()
         };
-        assert!(close(s.learning_rate_at(0), 1.0));
+        assert!(close(s.learning_rate_at(0, 0.0), 1.0));
         // Halfway: cos(π/2) = 0, so 0.1 + 0.9 / 2.
-        assert!(close(s.learning_rate_at(50), 0.55));
+        assert!(close(s.learning_rate_at(50, 0.0), 0.55));
         // A quarter: 0.1 + 0.9 · (1 + √2/2) / 2.
-        assert!(close(s.learning_rate_at(25), 0.1 + 0.9 * (1.0 + 0.5f64.sqrt()) / 2.0));
-        assert!(close(s.learning_rate_at(100), 0.1));
-        assert!(close(s.learning_rate_at(1000), 0.1));
+        assert!(close(s.learning_rate_at(25, 0.0), 0.1 + 0.9 * (1.0 + 0.5f64.sqrt()) / 2.0));
+        assert!(close(s.learning_rate_at(100, 0.0), 0.1));
+        assert!(close(s.learning_rate_at(1000, 0.0), 0.1));
     }
 
     #[test]
@@ -253,8 +268,32 @@ mod tests {
             ..TrainSettings::default()
         };
         for (step, expected) in [(0, 0.2), (9, 0.2), (10, 0.1), (19, 0.1), (20, 0.05), (35, 0.025)] {
-            assert!(close(s.learning_rate_at(step), expected), "step {step}: {}", s.learning_rate_at(step));
+            assert!(close(s.learning_rate_at(step, 0.0), expected), "step {step}: {}", s.learning_rate_at(step, 0.0));
         }
+    }
+
+    #[test]
+    fn anneal_holds_the_rate_then_falls_over_the_last_part_of_the_run() {
+        let s = TrainSettings {
+            learning_rate: 1.0,
+            schedule: Schedule::Anneal,
+            anneal_from: 0.6,
+            final_lr_fraction: 0.1,
+            warmup_steps: 0,
+            ..TrainSettings::default()
+        };
+        // The step does not matter, the run's course does.
+        for (step, course, expected) in [(0, 0.0, 1.0), (5000, 0.3, 1.0), (9, 0.6, 1.0), (7, 1.0, 0.1), (7, 1.5, 0.1)] {
+            assert!(
+                close(s.learning_rate_at(step, course), expected),
+                "{course}: {}",
+                s.learning_rate_at(step, course)
+            );
+        }
+        // Halfway through the last 40%: 0.1 + 0.9 / 2.
+        assert!(close(s.learning_rate_at(3, 0.8), 0.55));
+        let bad = TrainSettings { anneal_from: 1.0, ..s };
+        assert!(bad.validate().unwrap_err().contains("train.anneal_from"));
     }
 
     #[test]

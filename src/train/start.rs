@@ -128,7 +128,7 @@ fn from_games<G: TrainableGame>(
     );
     let mut trainer = Trainer::new(Net::new(config.network.net_config::<G>(), autodiff), settings);
     let bar = bar(progress, steps, "train");
-    let report = trainer.train::<G>(&window, steps, stop, &bar);
+    let report = trainer.train::<G>(&window, steps, 0.0, stop, &bar);
     bar.finish_and_clear();
     if stop.load(Ordering::SeqCst) {
         return Err(RunError(format!(

@@ -106,19 +106,21 @@ impl Trainer {
         self.net.valid()
     }
 
-    /// Trains `steps` steps on batches drawn from `window` (nothing when it is empty),
+    /// Trains `steps` steps on batches drawn from `window` (nothing when it is empty), the
+    /// run having spent `course` of its budget (0 to 1, for the learning rate's schedule),
     /// stopping early once `stop` is set. `bar` gets `steps` as its length and shows the
     /// loss and its parts as it goes.
     pub fn train<G: Encoding>(
         &mut self,
         window: &Window,
         steps: u64,
+        course: f64,
         stop: &AtomicBool,
         bar: &ProgressBar,
     ) -> TrainReport {
         let started = Instant::now();
         let mut sums = [0.0; FIGURES];
-        let (mut done, mut learning_rate) = (0, self.settings.learning_rate_at(self.step));
+        let (mut done, mut learning_rate) = (0, self.settings.learning_rate_at(self.step, course));
         bar.set_length(steps);
         bar.set_position(0);
         if !window.is_empty() {
@@ -128,7 +130,7 @@ impl Trainer {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    learning_rate = self.settings.learning_rate_at(self.step);
+                    learning_rate = self.settings.learning_rate_at(self.step, course);
                     let figures = self.train_step(batch, learning_rate);
                     sums.iter_mut().zip(figures).for_each(|(sum, figure)| *sum += figure);
                     done += 1;
