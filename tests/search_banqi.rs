@@ -68,6 +68,29 @@ fn a_flip_that_surely_loses_is_avoided() {
 }
 
 #[test]
+fn a_repetition_draws_or_loses_for_the_side_that_repeats_as_the_rules_say() {
+    // Red's General on a1 and Chariot on b1 against Black's lone General on d8: Black is
+    // lost on material. After a1a2 d8d7 a2a1, Black's d7d8 brings back the first
+    // position, which the searcher was asked about: under the default rules a draw, which
+    // Black takes; under `repeater_loses` a loss for Black, which it avoids.
+    for repeater_loses in [false, true] {
+        let rules = Rules { repeater_loses, ..Rules::default() };
+        let mut game = Banqi::from_state("3k/4/4/4/4/4/4/KR2 r - 0 10", rules).unwrap();
+        let mut searcher = Expectimax::new(4);
+        for mv in ["a1a2", "d8d7", "a2a1"] {
+            searcher.search(&game, &Limits::depth(3), &mut |_| {});
+            game.play(game.parse_move(mv).unwrap());
+        }
+        for depth in 1..=3 {
+            let report = searcher.search(&game, &Limits::depth(depth), &mut |_| {});
+            let repeats = best(&report) == "d7d8";
+            assert_eq!(repeats, !repeater_loses, "depth {depth}, repeater_loses {repeater_loses}: {report:?}");
+            assert_eq!(report.score == Score::Cp(0), !repeater_loses, "{report:?}");
+        }
+    }
+}
+
+#[test]
 fn a_chance_point_has_no_move() {
     let mut game = Banqi::start();
     game.play(game.parse_move("a1a1").unwrap());

@@ -206,6 +206,20 @@ fn wins_material_when_offered() {
 }
 
 #[test]
+fn the_no_capture_limit_draws_a_won_position_at_every_depth_and_selectively() {
+    // Red's chariot against the bare black general, 119 plies without a capture: Red has
+    // no capture and no mate in one, so whatever Red plays completes the 120 plies and the
+    // game is drawn. One ply short of the limit, Red is simply a chariot up.
+    let drawn = Xiangqi::from_text("3k5/9/9/9/9/9/9/9/9/R4K3 w - - 119 60").unwrap();
+    for limits in [Limits::depth(1), Limits::depth(2), Limits::depth(4), Limits::nodes(20_000)] {
+        let report = search(&drawn, limits.clone());
+        assert_eq!(report.score, Score::Cp(0), "{limits:?}");
+    }
+    let won = Xiangqi::from_text("3k5/9/9/9/9/9/9/9/9/R4K3 w - - 100 60").unwrap();
+    assert!(matches!(search(&won, Limits::depth(2)).score, Score::Cp(cp) if cp > 300));
+}
+
+#[test]
 fn a_perpetual_checker_loses_under_asian_rules() {
     // Red checks with the chariot from a8/a9 while the black general steps d9/d8;
     // Black has nothing else. After two rounds of checks Red's next check would

@@ -48,7 +48,9 @@ impl DenseWeights {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512vnni") && std::arch::is_x86_feature_detected!("avx512bw") {
-                // SAFETY: the CPU has the features the function is compiled for.
+                // SAFETY: the CPU has the features the function is compiled for; `from_rows`
+                // checked `packed` for at most `MAX_INPUTS` inputs, and the input's length
+                // is checked above.
                 return unsafe { x86::apply_vnni(&self.packed, input, bias) };
             }
             if std::arch::is_x86_feature_detected!("avx2") {
@@ -92,6 +94,10 @@ mod x86 {
     /// multiplied, into four sets of sums in turn: each product then waits only on the one
     /// four groups before it, not on the last (a chain of one set is bound by the
     /// product's latency, several by its throughput).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F, BW and VNNI; `input` has at most [`MAX_INPUTS`] bytes, a
+    /// multiple of 4, and `packed` is [`super::DenseWeights`]' packing of that many.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn apply_vnni(packed: &[i8], input: &[u8], bias: &[i32; OUTPUTS]) -> [i32; OUTPUTS] {
         let mut groups = [0u32; MAX_INPUTS / 4 + 16];
@@ -145,6 +151,11 @@ mod x86 {
         out
     }
 
+    /// [`apply_vnni`]'s sums with AVX2 products, the groups that are all zero skipped one
+    /// by one.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `input` and `packed` as for [`apply_vnni`].
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn apply_avx2(packed: &[i8], input: &[u8], bias: &[i32; OUTPUTS]) -> [i32; OUTPUTS] {
         let mut sums = [_mm256_setzero_si256(); 4];
@@ -199,7 +210,7 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             {
                 if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2.
+                    // SAFETY: the CPU has AVX2; the weights were packed for this input's length.
                     assert_eq!(unsafe { x86::apply_avx2(&weights.packed, &input, &bias) }.to_vec(), plain);
                 }
             }

@@ -29,11 +29,6 @@ impl NnueEvaluation {
     pub fn new(net: Arc<Nnue>) -> NnueEvaluation {
         NnueEvaluation { net, cache: vec![0; CACHED] }
     }
-
-    /// The net.
-    pub fn net(&self) -> &Nnue {
-        &self.net
-    }
 }
 
 impl Evaluation for NnueEvaluation {

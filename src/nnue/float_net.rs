@@ -83,24 +83,6 @@ impl FloatNet {
             + self.output_bias
             + (psqt[0] - psqt[1]) / 2.0
     }
-
-    /// Whether every layer has its shape: an error naming the first that does not.
-    pub fn check_shape(&self) -> Result<(), String> {
-        let shapes = [
-            ("feature_weights", self.feature_weights.len(), FEATURES * L1),
-            ("feature_bias", self.feature_bias.len(), L1),
-            ("hidden1_weights", self.hidden1_weights.len(), L2 * 2 * L1),
-            ("hidden1_bias", self.hidden1_bias.len(), L2),
-            ("hidden2_weights", self.hidden2_weights.len(), L3 * L2),
-            ("hidden2_bias", self.hidden2_bias.len(), L3),
-            ("output_weights", self.output_weights.len(), L3),
-            ("psqt_weights", self.psqt_weights.len(), FEATURES),
-        ];
-        match shapes.iter().find(|(_, found, want)| found != want) {
-            Some((name, found, want)) => Err(format!("{name} has {found} values, not {want}")),
-            None => Ok(()),
-        }
-    }
 }
 
 /// The hand-written tables as direct weights, in the output's units: in every bucket, a

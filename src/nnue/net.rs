@@ -62,8 +62,8 @@ impl Nnue {
         }
     }
 
-    /// The float net these integers stand for (each weight divided by its scale): what
-    /// training goes on from when it starts from a quantized net.
+    /// The float net these integers stand for (each weight divided by its scale): the
+    /// quantization's round trip, checked by the tests.
     pub fn dequantize(&self) -> FloatNet {
         let feature = |w: &i16| *w as f32 / FEATURE_SCALE;
         let weight = |w: &i8| *w as f32 / WEIGHT_SCALE;

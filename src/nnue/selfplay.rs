@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use super::positions::LabelledPosition;
-use crate::game::xiangqi::{Color, Rules, Xiangqi};
+use crate::game::xiangqi::{fen, Color, Rules, Xiangqi};
 use crate::game::{Game, Status};
 use crate::search::evaluation::Evaluation;
 use crate::search::xiangqi::AlphaBeta;
@@ -60,7 +60,7 @@ pub fn play_games<E: Evaluation + Sync>(
 pub fn play_game<E: Evaluation>(evaluation: &E, settings: &GameSettings, seed: u64) -> Vec<LabelledPosition> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut searcher = AlphaBeta::with_evaluation(evaluation.clone(), HASH_MB);
-    let mut game = Xiangqi::from_fen(&Xiangqi::start().to_text(), settings.rules).expect("the start is a position");
+    let mut game = Xiangqi::from_fen(fen::START, settings.rules).expect("the start is a position");
     let mut moves = Vec::new();
     for _ in 0..settings.random_plies {
         game.legal_moves(&mut moves);

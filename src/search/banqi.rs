@@ -9,12 +9,10 @@
 use super::banqi_eval::{victim_value, Evaluator};
 use super::deepen::{deepen, Deepening, Progress};
 use super::tt::{decode_move, encode_move, Bound, Table};
-use super::{value_from_tt, value_to_tt, Limits, Report, MATE, MAX_PLY};
+use super::{value_from_tt, value_to_tt, Limits, Report, INFINITY, MATE, MAX_PLY};
 use crate::game::banqi::{Banqi, Board, Cell, Color, Kind, Move, MoveList, Piece, Square, Squares};
 use crate::game::{Game, Player};
 
-/// Above any value a search can return.
-const INFINITY: i32 = MATE + 1;
 /// How many plies beyond the usual one a flip's outcomes are searched less deep: the
 /// chance nodes multiply the tree by up to 14, and a flip rarely decides a race.
 const FLIP_REDUCTION: i32 = 1;
@@ -39,6 +37,8 @@ pub struct Expectimax {
     /// Plies since the last flip or capture at each node on the path.
     since_progress: Vec<u32>,
     no_progress_plies: u32,
+    /// Whether a repetition loses for the side that made it (else it draws).
+    repeater_loses: bool,
     /// The positions this searcher was asked about earlier in the game, with the plies
     /// played then (the game keeps its own history private): a line back to one of them
     /// since the last flip or capture heads for a repetition.
@@ -47,8 +47,8 @@ pub struct Expectimax {
     earlier: Vec<u64>,
 }
 
-/// An unused move slot.
-const NULL: Move = Move::flip(Square::new(0));
+/// The filler of unused move slots (never read as a move).
+const NO_MOVE: Move = Move::flip(Square::new(0));
 
 impl Expectimax {
     /// A searcher with a hash table of about `hash_mb` MiB.
@@ -56,11 +56,12 @@ impl Expectimax {
         Expectimax {
             tt: Table::new(hash_mb),
             evaluator: Evaluator::new(),
-            progress: Progress::new(NULL),
+            progress: Progress::new(NO_MOVE),
             root_board: Board::start(),
             path: Vec::new(),
             since_progress: Vec::new(),
             no_progress_plies: u32::MAX,
+            repeater_loses: false,
             roots: Vec::new(),
             earlier: Vec::new(),
         }
@@ -94,6 +95,7 @@ impl Expectimax {
         let counters = game.counters();
         self.since_progress[0] = counters.since_progress;
         self.no_progress_plies = game.rules().no_progress_plies;
+        self.repeater_loses = game.rules().repeater_loses;
         let window = counters.plies.saturating_sub(counters.since_progress)..counters.plies;
         self.roots.retain(|(_, plies)| window.contains(plies));
         self.earlier.clear();
@@ -123,6 +125,13 @@ impl Expectimax {
             return if loser == mover { -(MATE - ply as i32) } else { MATE - ply as i32 };
         }
         if ply > 0 && self.repeated(ply) {
+            // Heading for a repetition: a draw, or under `repeater_loses` a loss for the
+            // side that just repeated.
+            return if self.repeater_loses { MATE - ply as i32 } else { 0 };
+        }
+        // The no-progress limit draws (unless the side to move has no move, which loses),
+        // before the table or the horizon can give the position another value.
+        if ply > 0 && self.since_progress[ply] >= self.no_progress_plies && board.count_legal_moves() > 0 {
             return 0;
         }
         if depth <= 0 {
@@ -147,9 +156,6 @@ impl Expectimax {
         board.legal_moves(&mut list);
         if list.is_empty() {
             return -(MATE - ply as i32);
-        }
-        if ply > 0 && self.since_progress[ply] >= self.no_progress_plies {
-            return 0;
         }
         let hash_move = if ply == 0 {
             self.progress.previous_best
@@ -203,13 +209,7 @@ impl Expectimax {
                 break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt.store(key, best_move.map_or(0, |mv| encode_move(mv.from, mv.to)), value_to_tt(best, ply), depth, bound);
         best
     }
@@ -304,7 +304,7 @@ impl Expectimax {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut captures = [(NULL, 0); 64];
+        let mut captures = [(NO_MOVE, 0); 64];
         let mut count = 0;
         let Some(side) = board.side_to_move() else { return best };
         let own = board.face_up(side).0;

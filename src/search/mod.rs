@@ -161,6 +161,8 @@ pub struct Line<M> {
 
 /// The value of a win at the root; a win `n` plies away is worth `MATE - n`.
 pub(crate) const MATE: i32 = 30_000;
+/// Above any value a search can return.
+pub(crate) const INFINITY: i32 = MATE + 1;
 /// Plies the search may go below the root, extensions and quiescence included.
 pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration when no depth limit is given.

@@ -5,8 +5,8 @@
 use super::MAX_PLY;
 use crate::game::xiangqi::{Board, Move, MoveList, Square};
 
-/// A filler for unused slots.
-const NULL: Move = Move::new(Square::new(0), Square::new(1));
+/// A move no piece makes (from a square to itself): the filler of unused move slots.
+pub(crate) const NO_MOVE: Move = Move::new(Square::new(0), Square::new(0));
 
 /// The hash move's score: before everything.
 pub(crate) const HASH_MOVE: i32 = 1 << 30;
@@ -44,7 +44,7 @@ impl Picker {
 
     #[inline]
     fn of(list: &MoveList) -> Picker {
-        let mut moves = [NULL; 128];
+        let mut moves = [NO_MOVE; 128];
         moves[..list.len()].copy_from_slice(list);
         Picker { moves, scores: [0; 128], len: list.len(), next: 0 }
     }

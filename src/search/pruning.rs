@@ -1,8 +1,8 @@
 //! How far the Xiangqi search trusts its static evaluation near the horizon, and how much
 //! it reduces late moves: the margins of reverse futility and futility pruning, the move
 //! count beyond which quiet moves are not searched (late move pruning), and the
-//! logarithmic late move reductions — all of it only in a search limited by time or
-//! nodes. Values are in the evaluation's units (a chariot is about 600).
+//! logarithmic late move reductions — all of it only in a search without a depth limit.
+//! Values are in the evaluation's units (a chariot is about 600).
 
 /// The deepest node whose static evaluation may stand in for its search when it beats
 /// beta by the margin (reverse futility pruning).

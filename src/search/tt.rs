@@ -35,6 +35,20 @@ pub(crate) enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What `best`, the value of a node searched with the window (`alpha`, `beta`), says
+    /// of its true value.
+    pub(crate) fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Default, Debug)]
 #[repr(C)]

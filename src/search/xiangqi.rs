@@ -1,10 +1,11 @@
 //! Alpha-beta for Xiangqi: iterative deepening with aspiration windows over a principal
 //! variation search with a transposition table, quiescence over captures (all moves when
 //! in check), check extension, null move, late move reductions, and move ordering by hash
-//! move, MVV-LVA, killers and history. A search limited by time or nodes (or by nothing)
-//! is selective as well: reverse futility, futility and late move pruning, and deeper,
-//! logarithmic reductions. A search limited by depth alone is not: `depth=N` is the same
-//! fixed opponent it has always been (the ladders' baselines, exact mates within depth).
+//! move, MVV-LVA, killers and history. A search without a depth limit (limited by time,
+//! nodes, or nothing) is selective as well: reverse futility, futility and late move
+//! pruning, and deeper, logarithmic reductions. A search with a depth limit is not, whatever
+//! else limits it: `depth=N` is the same fixed opponent it has always been (the ladders'
+//! baselines, exact mates within depth).
 //! The inner search copy-makes [`Board`]s and keeps its own path of hashes; a position
 //! repeated along the path (or since the last capture of the game) is judged
 //! by the rules in force — under the Asian rules a side that checked with every move of
@@ -13,16 +14,14 @@
 
 use super::deepen::{deepen, Deepening, Progress};
 use super::evaluation::{Evaluation, PieceSquares};
-use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE, KILLER};
+use super::ordering::{Memory, Picker, CAPTURE, HASH_MOVE, KILLER, NO_MOVE};
 use super::pruning::{self, Reductions};
 use super::tt::{decode_move, encode_move, Bound, Table};
 use super::xiangqi_eval::material;
-use super::{is_mate_value, value_from_tt, value_to_tt, Limits, Line, Report, Score, MATE, MAX_PLY};
-use crate::game::xiangqi::{fen, Board, Color, Kind, Move, RepetitionRule, Rules, Square, Xiangqi};
+use super::{is_mate_value, value_from_tt, value_to_tt, Limits, Line, Report, Score, INFINITY, MATE, MAX_PLY};
+use crate::game::xiangqi::{fen, Board, Color, Kind, Move, RepetitionRule, Rules, Xiangqi};
 use crate::game::{Game, Status};
 
-/// Above any value a search can return.
-const INFINITY: i32 = MATE + 1;
 /// How many judged repetition cycles are remembered.
 const VERDICT_SLOTS: usize = 4096;
 /// The first aspiration window's half-width around the last iteration's value.
@@ -90,8 +89,6 @@ struct ReplayCheck {
     moves: u32,
 }
 
-/// An unused move slot.
-const NULL: Move = Move::new(Square::new(0), Square::new(0));
 /// The static evaluation of a node in check (which has none).
 const NO_EVAL: i32 = -INFINITY;
 
@@ -114,7 +111,7 @@ impl<E: Evaluation> AlphaBeta<E> {
             evals: vec![NO_EVAL; MAX_PLY + 2],
             last_value: None,
             verdicts: vec![(0, 0); VERDICT_SLOTS],
-            progress: Progress::new(NULL),
+            progress: Progress::new(NO_MOVE),
             root: None,
             path: Vec::new(),
             base: 0,
@@ -172,7 +169,7 @@ impl<E: Evaluation> AlphaBeta<E> {
 
     /// Fills the path with the game's positions since its last capture.
     fn prepare_path(&mut self, game: &Xiangqi) {
-        let since_capture: u32 = game.to_text().split_whitespace().nth(4).and_then(|f| f.parse().ok()).unwrap_or(0);
+        let since_capture = game.plies_since_capture();
         let mut past = game.clone();
         let mut frames = Vec::new();
         let mut moves = Vec::new();
@@ -197,7 +194,7 @@ impl<E: Evaluation> AlphaBeta<E> {
         self.base = count - 1;
         self.path.resize(self.base + MAX_PLY + 2, Frame::default());
         self.moves = moves;
-        self.moves.resize(self.base + MAX_PLY + 2, NULL);
+        self.moves.resize(self.base + MAX_PLY + 2, NO_MOVE);
         // The verdicts were judged by the rules in force then.
         if game.rules() != self.rules {
             self.verdicts.fill((0, 0));
@@ -221,6 +218,11 @@ impl<E: Evaluation> AlphaBeta<E> {
         if ply > 0 {
             if let Some(value) = self.repetition(ply) {
                 return value;
+            }
+            // The no-capture limit draws (unless the side to move is mated), before the
+            // table, the horizon or any pruning can give the position another value.
+            if frame.since_capture >= self.rules.no_capture_plies && board.has_legal_move() {
+                return 0;
             }
             // No line from here beats a win already found nearer the root.
             alpha = alpha.max(-(MATE - ply as i32));
@@ -278,7 +280,7 @@ impl<E: Evaluation> AlphaBeta<E> {
             self.path[self.base + ply + 1] =
                 Frame { hash: child.hash(), in_check: false, since_capture: 0, null: true };
             // No move leads there: `judge_cycle` never replays this slot.
-            self.moves[self.base + ply] = NULL;
+            self.moves[self.base + ply] = NO_MOVE;
             let reduction = 3 + (depth >= 7) as i32;
             let value = -self.search_node(&child, state, depth - reduction, ply + 1, -beta, -beta + 1);
             if self.progress.clock.aborted {
@@ -294,9 +296,6 @@ impl<E: Evaluation> AlphaBeta<E> {
             // Checkmate and stalemate alike lose.
             return -(MATE - ply as i32);
         }
-        if ply > 0 && frame.since_capture >= self.rules.no_capture_plies {
-            return 0;
-        }
         let hash_move = match (ply, self.progress.previous_best, entry) {
             (0, Some(mv), _) => Some(mv),
             (_, _, Some(entry)) => decode_move(entry.mv).map(|(from, to)| Move::new(from, to)),
@@ -309,7 +308,7 @@ impl<E: Evaluation> AlphaBeta<E> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0;
-        let mut quiets = [(0usize, NULL); QUIETS_REMEMBERED];
+        let mut quiets = [(0usize, NO_MOVE); QUIETS_REMEMBERED];
         let mut quiets_searched = 0;
         while let Some((mv, score)) = picker.next() {
             if ply == 0 && self.excluded.contains(&mv) {
@@ -384,13 +383,7 @@ impl<E: Evaluation> AlphaBeta<E> {
                 quiets_searched += 1;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         // A root searched without some of its moves has no value of its own to store.
         if ply > 0 || self.excluded.is_empty() {
             self.tt.store(
