@@ -292,6 +292,37 @@ fn batched_searches_leave_consistent_statistics() {
     }
 }
 
+/// Exact values, and a prior with nearly all its weight on the centre.
+struct CentreFirst(Solver);
+
+impl Evaluator<TicTacToe> for CentreFirst {
+    fn evaluate(&mut self, batch: &mut Batch<TicTacToe>) {
+        for i in 0..batch.len() {
+            let value = self.0.value(batch.game(i));
+            let moves = batch.moves(i).to_vec();
+            for (mv, p) in moves.iter().zip(batch.priors_mut(i)) {
+                *p = if mv.0 == 4 { 1000.0 } else { 1.0 };
+            }
+            batch.set_value(i, Wdl::from_value(value as f32));
+        }
+    }
+}
+
+#[test]
+fn forced_playouts_go_to_moves_already_visited_not_to_every_move() {
+    // The prior all but rules out every move but the centre, and 30 simulations leave
+    // the others unvisited under PUCT; forced playouts (KataGo's rule: a child with a
+    // playout gets up to √(k·P·N)) must not hand each of them one.
+    for forced_playouts in [false, true] {
+        let config = SearchConfig { forced_playouts, ..config(30, 1) };
+        let mut search = Search::new(TicTacToe::start(), config, 1);
+        let result = search.run(&mut CentreFirst(Solver::new()), &Budget::simulations(30));
+        search.validate().unwrap();
+        let visited: Vec<_> = result.moves.iter().filter(|m| m.visits > 0).map(|m| (m.mv.0, m.visits)).collect();
+        assert_eq!(visited, [(4, 30)], "forced playouts {forced_playouts}");
+    }
+}
+
 #[test]
 fn tree_reuse_keeps_the_chosen_subtree() {
     let game = TicTacToe::start();

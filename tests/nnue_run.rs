@@ -3,6 +3,7 @@
 //! net, state and metrics, refuses to start over a run, resumes to more generations,
 //! and its net plays as `nnue:FILE` and tells `export --info` where it comes from.
 
+use std::io::Write;
 use std::process::Command;
 
 use xiangqi_zero::game::xiangqi::Rules;
@@ -10,7 +11,7 @@ use xiangqi_zero::nnue::positions::{self, LabelledPosition};
 use xiangqi_zero::nnue::selfplay::{play_game, GameSettings};
 use xiangqi_zero::search::evaluation::PieceSquares;
 use xiangqi_zero::search::Limits;
-use xiangqi_zero::train::read_nnue_state;
+use xiangqi_zero::train::{read_nnue_metrics, read_nnue_state};
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_xiangqi-zero"))
@@ -67,8 +68,22 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
     assert!(run.join("nets/gen0001.nnue").exists());
     let (ok, text) = train(&[]);
     assert!(!ok && text.contains("--resume"), "{text}");
+    // A second generation cut short: positions past the commit (a partial record last)
+    // and its metrics line. The resume plays it again and keeps none of them.
+    let positions_file = run.join("positions.bin");
+    let written = positions::read(&positions_file).unwrap();
+    positions::append(&positions_file, &written[..7]).unwrap();
+    std::fs::OpenOptions::new().append(true).open(&positions_file).unwrap().write_all(&[1, 2, 3]).unwrap();
+    let metrics = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+    let cut = metrics.lines().next().unwrap().replace("\"generation\":1", "\"generation\":2");
+    assert_ne!(cut, metrics.lines().next().unwrap());
+    std::fs::write(run.join("metrics.jsonl"), format!("{metrics}{cut}\n")).unwrap();
     let (ok, text) = train(&["--resume", "--generations", "2"]);
     assert!(ok && text.contains("gen0002") && !text.contains("gen0001:"), "{text}");
+    let lines = read_nnue_metrics(&run.join("metrics.jsonl")).unwrap();
+    assert_eq!(lines.iter().map(|m| m.generation).collect::<Vec<_>>(), [1, 2]);
+    let played: usize = lines.iter().map(|m| m.new_positions).sum();
+    assert_eq!(positions::read(&positions_file).unwrap().len(), played);
     let state = std::fs::read_to_string(run.join("state.json")).unwrap();
     assert!(state.contains("\"generation\": 2"), "{state}");
     assert_eq!(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().count(), 2);
@@ -98,7 +113,6 @@ fn a_tiny_run_trains_gates_resumes_and_plays() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    use std::io::Write;
     child.stdin.take().unwrap().write_all(b"uci\nisready\nposition startpos\ngo depth 3\nquit\n").unwrap();
     let output = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);

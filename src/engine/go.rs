@@ -8,7 +8,8 @@ use crate::search::Limits;
 const INFINITE_DEPTH: u32 = 127;
 /// Moves assumed left in the game when the clock does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// Kept back on every move for the protocol and the operating system.
+/// Kept back on every move for the protocol and the operating system (a tenth of a
+/// shorter `movetime`).
 const SAFETY_MS: u64 = 50;
 
 /// The words `go` understands (UCI and UCCI).
@@ -120,7 +121,7 @@ impl GoCommand {
         let us = if red_to_move { 0 } else { 1 };
         let mut limits = Limits { depth: self.depth.map(|d| d as u32), nodes: self.nodes, ..Limits::default() };
         limits.movetime = match (self.movetime, self.clock[us]) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
+            (Some(ms), _) => Some(Duration::from_millis(ms.saturating_sub(SAFETY_MS.min(ms / 10)).max(1))),
             (None, Some(left)) => {
                 let increment = self.increment[us].unwrap_or(0);
                 let moves = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);

@@ -4,6 +4,7 @@
 //! answer that cannot be written (the GUI gone, a full disk) ends it with that error.
 
 use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -218,7 +219,12 @@ impl Engine {
         let fen = match words.first() {
             Some(&"startpos") => "startpos".to_string(),
             Some(&"fen") => words[1..moves_at].join(" "),
-            _ => return Err("expected `position startpos` or `position fen <FEN>`".into()),
+            _ => {
+                // No position to move from until a good one comes.
+                let error = "expected `position startpos` or `position fen <FEN>`".to_string();
+                self.position_error = Some(error.clone());
+                return Err(error);
+            }
         };
         self.position_error = None;
         let mut game = match Xiangqi::from_fen(&fen, self.game.rules()) {
@@ -280,10 +286,17 @@ impl Engine {
                 None
             } else {
                 let mut info = |report: &Report<Move>| info_lines(report, dialect).into_iter().for_each(print);
-                match player.think(&game, &limits, &mut info) {
-                    Ok(report) => report.best,
-                    Err(error) => {
+                // A search that fails, even by a panic, still ends in a legal move, and the
+                // engine goes on answering.
+                let thought = catch_unwind(AssertUnwindSafe(|| player.think(&game, &limits, &mut info)));
+                match thought {
+                    Ok(Ok(report)) => report.best,
+                    Ok(Err(error)) => {
                         print(format!("info string error: {error}"));
+                        legal.first().copied()
+                    }
+                    Err(_) => {
+                        print("info string error: the search failed; playing the first legal move".to_string());
                         legal.first().copied()
                     }
                 }

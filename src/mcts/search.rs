@@ -243,6 +243,15 @@ impl<G: Game> Search<G> {
             Some(_) => return,
             None => self.tree.clear(),
         }
+        // A proven node's visits after its proof went to none of its children; as the
+        // root, whose visits PUCT shares among them, it keeps its children's (and its mean).
+        let root = self.tree[ROOT];
+        if root.kind == NodeKind::Decision && root.proof.outcome().is_some() {
+            let visits = 1 + self.tree.children(ROOT).iter().map(|c| c.visits).sum::<u32>();
+            let scale = f64::from(visits) / f64::from(root.visits.max(1));
+            let root = &mut self.tree[ROOT];
+            (root.visits, root.w, root.d) = (visits, root.w * scale, root.d * scale);
+        }
         self.root.reset();
     }
 

@@ -65,6 +65,21 @@ pub fn append(path: &Path, positions: &[LabelledPosition]) -> Result<(), String>
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Cuts the file at `path` to its first `records` positions: those past them (or a partial
+/// record) go. A file that holds no more, or none, is left as it is.
+pub fn truncate(path: &Path, records: u64) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let keep = records * RECORD_BYTES as u64;
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.len() > keep => {
+            std::fs::OpenOptions::new().write(true).open(path).and_then(|file| file.set_len(keep)).map_err(fail)
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(fail(e)),
+    }
+}
+
 /// Every position in the file at `path`; a file whose length is not whole records, or a
 /// record that is no legal position, is refused naming it.
 pub fn read(path: &Path) -> Result<Vec<LabelledPosition>, String> {

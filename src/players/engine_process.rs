@@ -47,9 +47,11 @@ impl EngineProcess {
         };
         let (sender, lines) = crossbeam_channel::unbounded();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
+            // Bytes, not UTF-8: an engine's `info string` in GBK is a line like any other.
+            for line in BufReader::new(stdout).split(b'\n') {
+                let Ok(bytes) = line else { break };
+                let line = String::from_utf8_lossy(&bytes);
+                if sender.send(line.trim_end_matches('\r').to_string()).is_err() {
                     break;
                 }
             }

@@ -102,14 +102,19 @@ impl<G: Encoding> Collector<G> {
                 // A game cut off at the ply limit has no result to learn from: its samples
                 // teach the policy only.
                 let outcome = (over.ending != Ending::MaxPlies).then_some(over.winner);
-                // Each move with the label of the reply played to it (a resigning player's
-                // last searched move is not played, and has no reply).
+                // Each move with the label of the opponent's reply played to it (a resigning
+                // player's last searched move is not played, and has no reply; nor has a
+                // Banqi capture that a capture of the same chain follows).
                 let played = &moves[..over.plies.min(moves.len())];
+                let reply = |k: usize, m: &MoveRecord<G>| {
+                    let next = played.get(k + 1).filter(|next| next.position.to_move() != m.position.to_move())?;
+                    Some(m.position.move_label(next.played) as u16)
+                };
                 let recorded: Vec<_> = moves
                     .iter()
                     .enumerate()
                     .filter(|(_, m)| self.record_cheap || m.result.full)
-                    .map(|(k, m)| (m, played.get(k + 1).map(|next| m.position.move_label(next.played) as u16)))
+                    .map(|(k, m)| (m, reply(k, m)))
                     .collect();
                 for &(record, reply) in &recorded {
                     self.push_sample(record, outcome, reply);

@@ -22,7 +22,7 @@ use crate::storage;
 /// What one generation of a run measured: one line of `metrics.jsonl`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GenerationMetrics {
-    /// The generation number, from 0.
+    /// The generation number (1 for the first).
     pub generation: u32,
     /// Training wall time since the run began, in hours, summed over resumed sessions.
     #[serde(with = "json_float")]
@@ -226,12 +226,21 @@ pub(crate) fn append_line<T: Serialize>(path: &Path, metrics: &T) -> Result<(), 
 /// Drops the lines of generations after `generation` (those of a generation that was in
 /// progress when a run was killed), rewriting the file atomically if any is dropped.
 pub fn truncate_metrics(path: &Path, generation: u32) -> Result<(), MetricsError> {
-    let all = read_metrics(path)?;
-    if all.iter().all(|m| m.generation <= generation) {
+    keep_lines(path, |m: &GenerationMetrics| m.generation <= generation)
+}
+
+/// Keeps the lines of a metrics file of any run kind that `keep` accepts, rewriting the
+/// file atomically if any is dropped.
+pub(crate) fn keep_lines<T: Serialize + DeserializeOwned>(
+    path: &Path,
+    keep: impl Fn(&T) -> bool,
+) -> Result<(), MetricsError> {
+    let all: Vec<T> = read_lines(path)?;
+    if all.iter().all(&keep) {
         return Ok(());
     }
     let mut text = String::new();
-    for metrics in all.iter().filter(|m| m.generation <= generation) {
+    for metrics in all.iter().filter(|m| keep(m)) {
         push_line(&mut text, path, metrics)?;
     }
     write_text(path, &text)

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::metrics::{append_line, read_lines, MetricsError};
+use super::metrics::{append_line, keep_lines, read_lines, MetricsError};
 use crate::matches::{elo_estimate, Score};
 
 /// One generation's line in `metrics.jsonl`.
@@ -43,6 +43,12 @@ impl NnueMetrics {
 /// Reads every line of an NNUE run's `metrics.jsonl` at `path` (none if it is missing).
 pub fn read_nnue_metrics(path: &Path) -> Result<Vec<NnueMetrics>, MetricsError> {
     read_lines(path)
+}
+
+/// Drops the lines of generations after `generation` (a generation cut short) from an
+/// NNUE run's `metrics.jsonl`.
+pub fn truncate_nnue_metrics(path: &Path, generation: usize) -> Result<(), MetricsError> {
+    keep_lines(path, |m: &NnueMetrics| m.generation <= generation)
 }
 
 /// Appends one generation's line to an NNUE run's `metrics.jsonl` (rewritten atomically).

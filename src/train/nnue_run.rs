@@ -23,7 +23,7 @@ use burn::tensor::Device;
 use indicatif::ProgressBar;
 
 use super::nnue_config::NnueConfig;
-use super::nnue_metrics::{append_nnue_metrics, read_nnue_metrics, NnueMetrics};
+use super::nnue_metrics::{append_nnue_metrics, read_nnue_metrics, truncate_nnue_metrics, NnueMetrics};
 use super::nnue_snapshot::write_nnue_snapshot;
 use super::nnue_state::{read_nnue_state, write_nnue_state};
 use super::plot::draw_nnue_plots;
@@ -77,6 +77,13 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
         write_atomically(&config_path, &text).map_err(|e| io(&config_path, e))?;
     }
     let mut state = read_nnue_state(dir)?.unwrap_or_default();
+    // A generation cut short is played again from its start: what it wrote past the last
+    // commit (positions, a metrics line) goes.
+    let metrics_file = files.root.join("metrics.jsonl");
+    if let Some(records) = state.positions {
+        positions::truncate(&files.positions(), records)?;
+    }
+    truncate_nnue_metrics(&metrics_file, state.generation).map_err(|e| e.to_string())?;
     let settings = &config.nnue;
     let device = Device::flex().autodiff();
     while state.generation < options.generations && !options.stop.load(Ordering::SeqCst) {
@@ -111,6 +118,7 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
 
         // A fresh net trained on the newest positions.
         let mut window = positions::read(&files.positions())?;
+        let written = window.len() as u64;
         if window.len() > settings.window {
             window.drain(..window.len() - settings.window);
         }
@@ -186,7 +194,6 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             if accepted { "accepted" } else { "kept the current" },
             metrics.seconds
         );
-        let metrics_file = files.root.join("metrics.jsonl");
         append_nnue_metrics(&metrics_file, &metrics).map_err(|e| e.to_string())?;
         let drawn = read_nnue_metrics(&metrics_file).map_err(|e| e.to_string()).and_then(|all| {
             draw_nnue_plots(&all, &nnue_setup(config), &files.root.join("plots")).map_err(|e| e.to_string())
@@ -195,6 +202,7 @@ pub fn run_nnue(config: &NnueConfig, dir: &Path, options: &NnueRunOptions) -> Re
             eprintln!("warning: the plot was not redrawn: {error}");
         }
         state.generation = generation;
+        state.positions = Some(written);
         if accepted {
             state.current = Some(name);
         }

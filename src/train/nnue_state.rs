@@ -14,6 +14,11 @@ pub struct NnueState {
     pub generation: usize,
     /// The current player's net (a file in `nets/`), or `None`: the hand-written tables.
     pub current: Option<String>,
+    /// The positions `positions.bin` held when the generation was committed (`None` in a
+    /// state written before they were counted): a generation cut short may have appended
+    /// more, which its second playing would append again.
+    #[serde(default)]
+    pub positions: Option<u64>,
 }
 
 /// Reads the run's state in `dir` (`None`: no run there yet).

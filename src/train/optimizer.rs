@@ -85,11 +85,6 @@ impl Optimizer {
         Optimizer { kind: settings.optimizer, inner }
     }
 
-    /// Which optimiser this is.
-    pub fn kind(&self) -> OptimizerKind {
-        self.kind
-    }
-
     /// One step on `net` with `grads` at learning rate `lr`; returns the updated net.
     pub fn step(&mut self, lr: f64, net: Net, grads: GradientsParams) -> Net {
         self.inner.step(lr, net, grads)

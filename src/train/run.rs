@@ -143,17 +143,19 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
         // Train on the window of every shard there (other machines' too).
         let update = window.refresh(&config.train).map_err(fail)?;
         // A run that went on from a trained net, or was restored from its snapshot, trains
-        // once its window is as large as a run's window is by then: its first generations'
-        // samples alone, each trained on `sample_reuse` times in one generation, overfit
-        // the net and undo its training.
+        // once its window holds `window_min` samples: its first generations' samples alone,
+        // each trained on `sample_reuse` times in one generation, overfit the net and undo
+        // its training.
         let restarted = state.first > 0 || state.lost_samples > 0;
         let filling = restarted && update.window_samples < config.train.window_min;
         let steps = if filling { 0 } else { config.train.steps_for(done_samples + selfplay.samples) };
-        // The share of its budget the run has spent: its time, else its generations.
-        let course = match budget_hours {
-            Some(budget) => (state.hours + started.elapsed().as_secs_f64() / 3600.0) / budget.max(f64::MIN_POSITIVE),
-            None => f64::from(g) / f64::from(options.generations),
-        };
+        // The share of its budget the run has spent since it started: of its generations,
+        // or of its time where that runs out first.
+        let generations = f64::from(g - state.first) / f64::from(options.generations - state.first);
+        let course = budget_hours.map_or(generations, |budget| {
+            let hours = state.hours + started.elapsed().as_secs_f64() / 3600.0 - state.first_hours;
+            generations.max(hours / (budget - state.first_hours).max(f64::MIN_POSITIVE))
+        });
         let bar = bar(options.progress, steps, "train");
         let training = trainer.train::<G>(&window, steps, course, options.stop, &bar);
         bar.finish_and_clear();

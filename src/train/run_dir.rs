@@ -36,10 +36,15 @@ pub struct RunState {
     pub hours: f64,
     /// Samples self-play has written so far.
     pub total_samples: u64,
-    /// The generation the run started at: 0 for a random net, else the generation of the
-    /// trained net it went on from (`train --from`), whose weights are this run's net of it.
+    /// The generation the run started at: 0 for a random net, else the one it went on
+    /// from (`train --from`: the trained net's; `--games-from`: that of the run whose games
+    /// it first trained on).
     #[serde(default)]
     pub first: u32,
+    /// The run's clock when it started: 0 for a random net, else the hours of the run it
+    /// went on from.
+    #[serde(default)]
+    pub first_hours: f64,
     /// Samples the run wrote that its directory no longer holds: those of a run restored
     /// from its snapshot ([`super::restore_snapshot`]), counted in `total_samples`. While
     /// such a run's window is short of `window_min`, it refills it by self-play before it

@@ -29,8 +29,9 @@ pub enum Schedule {
     Step,
     /// `learning_rate` until the run has spent `anneal_from` of its budget, then half a
     /// cosine down to `learning_rate × final_lr_fraction` at its end. The budget is the
-    /// run's minutes on its own clock where `train --minutes` gives them (a resumed run
-    /// keeps its course), else its generations.
+    /// run's generations from where it started, or its minutes (`train --minutes`, on the
+    /// run's own clock) where they run out first; a resumed run keeps its course when
+    /// `--minutes` gives what is left of them, as `scripts/train-within.sh` does.
     Anneal,
 }
 

@@ -90,7 +90,7 @@ fn from_net<G: TrainableGame>(
     }
     let generation = info.provenance.generation.unwrap_or(0);
     let hours = info.provenance.hours.unwrap_or(0.0);
-    Ok((net, RunState { generation, hours, first: generation, ..RunState::default() }))
+    Ok((net, RunState { generation, hours, first: generation, first_hours: hours, ..RunState::default() }))
 }
 
 /// A new net of the config's shape trained on the games of the run in `other`, copied
@@ -148,6 +148,7 @@ fn from_games<G: TrainableGame>(
         hours,
         total_samples: update.total_samples,
         first: theirs.generation,
+        first_hours: hours,
         lost_samples: 0,
     };
     Ok((trainer, state))

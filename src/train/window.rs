@@ -59,8 +59,6 @@ pub struct WindowUpdate {
     pub total_samples: u64,
     /// Samples now in the window.
     pub window_samples: u64,
-    /// Shards now in the window.
-    pub shards: usize,
     /// Shards whose samples were read by this refresh.
     pub read: usize,
     /// One line per shard skipped as unreadable (each also printed on stderr, once).
@@ -90,11 +88,6 @@ impl Window {
             ends: Vec::new(),
             total_samples: 0,
         }
-    }
-
-    /// The shape of the window's samples.
-    pub fn shape(&self) -> SampleShape {
-        self.shape
     }
 
     /// Samples in the window.
@@ -170,7 +163,6 @@ impl Window {
             new_samples: self.total_samples.saturating_sub(previous),
             total_samples: self.total_samples,
             window_samples: taken,
-            shards: self.shards.len(),
             read,
             warnings,
         })
