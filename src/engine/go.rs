@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use crate::search::Limits;
 
-/// Depth given to "think until stopped".
-const INFINITE_DEPTH: u32 = 127;
+/// The deepest `go depth` taken (a deeper one is cut to it).
+const DEEPEST: u32 = 127;
 /// Moves assumed left in the game when the clock does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Kept back on every move for the protocol and the operating system (a tenth of a
@@ -111,7 +111,7 @@ pub fn parse_go(words: &[&str], red_to_move: bool, ucci_time_unit_ms: u64) -> (G
         }
         i += 1;
     }
-    let go = GoCommand { depth: go.depth.map(|d| d.min(INFINITE_DEPTH as u64)), ..go };
+    let go = GoCommand { depth: go.depth.map(|d| d.min(DEEPEST as u64)), ..go };
     (go, warnings)
 }
 
@@ -131,8 +131,36 @@ impl GoCommand {
             (None, None) => None,
         };
         if self.infinite {
-            limits = Limits { depth: Some(INFINITE_DEPTH), ..Limits::default() };
+            limits = Limits { infinite: true, ..Limits::default() };
         }
         limits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(words: &str) -> Limits {
+        let words: Vec<&str> = words.split_whitespace().collect();
+        parse_go(&words, true, 1).0.limits(true)
+    }
+
+    #[test]
+    fn infinite_sets_no_limit_and_a_depth_stays_a_depth() {
+        let infinite = limits("infinite");
+        assert!(infinite.infinite && infinite.depth.is_none() && infinite.nodes.is_none());
+        assert!(infinite.movetime.is_none());
+        let deep = limits("depth 500");
+        assert!(!deep.infinite);
+        assert_eq!(deep.depth, Some(DEEPEST));
+    }
+
+    #[test]
+    fn movetime_keeps_back_a_tenth_of_a_short_time_and_at_most_the_safety() {
+        assert_eq!(limits("movetime 100").movetime, Some(Duration::from_millis(90)));
+        assert_eq!(limits("movetime 1000").movetime, Some(Duration::from_millis(950)));
+        assert_eq!(limits("movetime 5").movetime, Some(Duration::from_millis(5)));
+        assert_eq!(limits("movetime 0").movetime, Some(Duration::from_millis(1)));
     }
 }

@@ -56,6 +56,8 @@ impl EngineConfig {
 const HANDSHAKE: Duration = Duration::from_secs(10);
 /// How long a move may take when only depth or nodes limit it.
 const UNTIMED_MOVE: Duration = Duration::from_secs(120);
+/// How long `go infinite` may think before `stop` (a day: the GUI's to end).
+const UNTIL_STOPPED: Duration = Duration::from_secs(24 * 3600);
 /// How long to wait for `uciok` before trying `ucci` instead.
 const DETECT: Duration = Duration::from_secs(2);
 /// A running engine process and the protocol it answered in.
@@ -176,6 +178,9 @@ impl ExternalEngine {
     /// The `go` command for `limits`.
     fn go_command(&self, limits: &Limits, protocol: Protocol) -> String {
         let mut go = String::from("go");
+        if limits.infinite {
+            return go + " infinite";
+        }
         if let Some(depth) = limits.depth {
             go += &format!(" depth {depth}");
         }
@@ -251,7 +256,11 @@ impl Player<Xiangqi> for ExternalEngine {
         if !moves.is_empty() {
             position += &format!(" moves {}", moves.join(" "));
         }
-        let wait = limits.movetime.map_or(UNTIMED_MOVE, |t| t * 2 + self.config.grace);
+        let wait = match limits.movetime {
+            _ if limits.infinite => UNTIL_STOPPED,
+            Some(t) => t * 2 + self.config.grace,
+            None => UNTIMED_MOVE,
+        };
         let result = self.ask(game, &position, &limits, wait, info);
         if matches!(result, Err(PlayerError::Timeout(_) | PlayerError::Crashed(_) | PlayerError::Protocol(_))) {
             // A hung or broken engine is restarted for the next game.

@@ -64,8 +64,6 @@ impl fmt::Display for BuiltinEvaluator {
     }
 }
 
-/// A `go depth` at least this deep means "until stopped" (`go infinite`).
-const UNTIL_STOPPED_DEPTH: u32 = 100;
 /// `go depth N` runs at most this many times N² simulations.
 const DEPTH_SIMULATIONS: u64 = 64;
 /// How often a long search reports.
@@ -279,7 +277,7 @@ impl<G: Game, E: Evaluator<G> + Send> Player<G> for MctsPlayer<G, E> {
             }
             None => self.search.insert(Search::new(game.clone(), self.config.clone(), self.seed)),
         };
-        let until_stopped = limits.depth.is_some_and(|d| d >= UNTIL_STOPPED_DEPTH) && limits.stop.is_some();
+        let until_stopped = limits.infinite && limits.stop.is_some();
         let depth = limits.depth.filter(|_| !until_stopped).map(|d| d.max(1) as usize);
         let simulations = match (limits.nodes, depth) {
             (Some(nodes), _) => nodes,

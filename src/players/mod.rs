@@ -26,7 +26,7 @@ use crate::search::Limits;
 
 /// `limits` if it sets any limit, else `own` — keeping the stop flag of `limits`.
 pub fn limits_or(limits: &Limits, own: &Limits) -> Limits {
-    let sets_any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();
+    let sets_any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some() || limits.infinite;
     let mut chosen = if sets_any { limits.clone() } else { own.clone() };
     chosen.stop = limits.stop.clone().or(chosen.stop);
     chosen

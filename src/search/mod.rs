@@ -37,6 +37,8 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Set from another thread to stop the search as soon as possible.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Think until `stop` is set (`go infinite`): no limit of the player's own applies.
+    pub infinite: bool,
 }
 
 impl Limits {
