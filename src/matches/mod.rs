@@ -14,7 +14,7 @@ mod starts;
 pub mod stats;
 mod value_check;
 
-pub use adjudication::{Adjudication, DrawRule, Referee, ResignRule, Verdict};
+pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use arena::{run_match, MatchConfig, MatchResult};
 pub use openings::{builtin as builtin_openings, parse_file as parse_openings, Opening, OwnedOpening};
 pub use policy_check::{policy_check, refereed_positions, PolicyCheck, Refereed};

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::Score;
+use super::stats::{fraction_from_elo as expected, Score};
 
 /// Elo per factor of ten in the odds.
 const ELO_PER_DECADE: f64 = 400.0;
@@ -48,11 +48,6 @@ pub struct Placement {
     pub low: f64,
     /// The upper end of the 95% interval.
     pub high: f64,
-}
-
-/// The expected score of a player `diff` Elo above its opponent.
-fn expected(diff: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-diff / ELO_PER_DECADE))
 }
 
 /// Points of `a` and of `b` in a pairing, with the prior's virtual draws.

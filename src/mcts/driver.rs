@@ -98,7 +98,6 @@ pub struct Driver<G: Game, E> {
     /// Where the next gathering round starts, so that every game gets its turn.
     cursor: usize,
     simulations: u64,
-    evaluated: u64,
 }
 
 impl<G: Game, E: Evaluator<G>> Driver<G, E> {
@@ -123,7 +122,6 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
             max_plies: usize::MAX,
             cursor: 0,
             simulations: 0,
-            evaluated: 0,
         };
         for _ in 0..games {
             let slot = driver.new_slot();
@@ -152,11 +150,6 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
     /// Simulations run so far, over all games.
     pub fn simulations(&self) -> u64 {
         self.simulations
-    }
-
-    /// Positions sent to the evaluator so far.
-    pub fn evaluated(&self) -> u64 {
-        self.evaluated
     }
 
     /// The evaluator.
@@ -220,7 +213,6 @@ impl<G: Game, E: Evaluator<G>> Driver<G, E> {
         }
         if !self.batch.is_empty() {
             self.evaluator.evaluate(&mut self.batch);
-            self.evaluated += self.batch.len() as u64;
         }
         for slot in self.slots.iter_mut().filter(|s| s.search.pending() > 0) {
             slot.search.apply(&self.batch);

@@ -57,7 +57,6 @@ fn result<G: Game>(search: &mut Search<G>) -> SearchResult<G::Move> {
         moves,
         value: wdl.value(),
         wdl,
-        raw_value: super::node::sign(mover) * root.raw,
         simulations: search.simulations(),
         visits: root.visits,
         full: search.full,

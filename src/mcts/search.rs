@@ -134,11 +134,6 @@ impl<G: Game> Search<G> {
         self.over
     }
 
-    /// The settings.
-    pub fn config(&self) -> &SearchConfig {
-        &self.config
-    }
-
     /// Changes the settings (the tree stays).
     pub fn set_config(&mut self, config: SearchConfig) {
         self.config = config;

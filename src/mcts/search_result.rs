@@ -28,8 +28,6 @@ pub struct SearchResult<M> {
     pub value: f32,
     /// The same as win/draw/loss.
     pub wdl: Wdl,
-    /// The evaluator's own value of the root, from the mover's view.
-    pub raw_value: f32,
     /// Simulations of this search.
     pub simulations: u32,
     /// Visits of the root, the reused tree's included.

@@ -15,7 +15,7 @@ mod spec;
 pub use alphabeta::{AlphaBetaPlayer, Searcher, DEFAULT_HASH_MB};
 pub use engine_process::{EngineProcess, WaitError};
 pub use external::{EngineConfig, ExternalEngine, Protocol};
-pub use mcts::{centipawns, mcts_player, BuiltinEvaluator, MctsPlayer};
+pub use mcts::{mcts_player, BuiltinEvaluator, MctsPlayer};
 pub use net::{net_evaluator, net_opinion, net_player, spec_name as net_spec_name};
 pub use option::SpinOption;
 pub use player::{Player, PlayerError};
@@ -26,8 +26,7 @@ use crate::search::Limits;
 
 /// `limits` if it sets any limit, else `own` — keeping the stop flag of `limits`.
 pub fn limits_or(limits: &Limits, own: &Limits) -> Limits {
-    let sets_any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some() || limits.infinite;
-    let mut chosen = if sets_any { limits.clone() } else { own.clone() };
+    let mut chosen = if limits.sets_any() { limits.clone() } else { own.clone() };
     chosen.stop = limits.stop.clone().or(chosen.stop);
     chosen
 }

@@ -126,7 +126,7 @@ impl FromStr for PlayerSpec {
             }
             "alphabeta" => {
                 let (mut limits, hash_mb) = search_options(rest.strip_prefix(':').unwrap_or(rest), text)?;
-                if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+                if !limits.sets_any() {
                     limits.depth = Some(DEFAULT_DEPTH);
                 }
                 Ok(PlayerSpec::AlphaBeta { limits, hash_mb })
@@ -146,7 +146,7 @@ impl FromStr for PlayerSpec {
                     None => return Err(format!("`{text}`: expected `nnue(options):FILE`")),
                 };
                 let (mut limits, hash_mb) = search_options(option_text, text)?;
-                if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+                if !limits.sets_any() {
                     limits.movetime = Some(Duration::from_millis(DEFAULT_ENGINE_MS));
                 }
                 Ok(PlayerSpec::Nnue { file, limits, hash_mb })
@@ -206,7 +206,7 @@ fn engine(kind: &str, rest: &str, text: &str) -> Result<PlayerSpec, String> {
             },
         }
     }
-    if config.limits.depth.is_none() && config.limits.nodes.is_none() && config.limits.movetime.is_none() {
+    if !config.limits.sets_any() {
         config.limits.movetime = Some(Duration::from_millis(DEFAULT_ENGINE_MS));
     }
     Ok(PlayerSpec::Engine(config))

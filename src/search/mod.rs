@@ -56,6 +56,11 @@ impl Limits {
     pub fn movetime(movetime: Duration) -> Limits {
         Limits { movetime: Some(movetime), ..Limits::default() }
     }
+
+    /// Whether any limit is set (depth, nodes, time or `infinite`; the stop flag is not one).
+    pub fn sets_any(&self) -> bool {
+        self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some() || self.infinite
+    }
 }
 
 /// A score from the side to move's view.
