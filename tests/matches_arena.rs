@@ -9,7 +9,7 @@ mod common;
 use xiangqi_zero::game::banqi::Banqi;
 use xiangqi_zero::game::xiangqi::{Rules, Xiangqi};
 use xiangqi_zero::game::Game;
-use xiangqi_zero::matches::{builtin_openings, run_match, xiangqi_starts, OwnedOpening, ResignRule};
+use xiangqi_zero::matches::{builtin_openings, run_match, xiangqi_starts, MatchConfig, OwnedOpening, ResignRule};
 use xiangqi_zero::players::{Playable, PlayerSpec};
 
 use common::{match_config as config, spec, start_positions};
@@ -132,7 +132,7 @@ fn games_are_saved_as_json_lines_and_pgn() {
 
 /// A match cut short and resumed from its saved games ends as the whole match did: the
 /// saved games count, only the missing rounds are played, and a saved game of another
-/// match is refused with its line and why.
+/// match (other players, colours, games, time per move or seed) is refused with why.
 #[test]
 fn a_match_cut_short_goes_on_from_its_saved_games() {
     let root = std::env::temp_dir().join(format!("xiangqi-zero-resume-{}", std::process::id()));
@@ -156,6 +156,14 @@ fn a_match_cut_short_goes_on_from_its_saved_games() {
     assert_eq!(resumed.score, whole.score);
     assert_eq!(resumed.records, whole.records);
     assert_eq!(std::fs::read_to_string(cut.join("games.jsonl")).unwrap(), saved);
+
+    // Resumed at another time per move or with another seed, the games would be another
+    // match's: refused, naming the setting.
+    let other = MatchConfig { movetime: Some(Duration::from_millis(50)), ..config.clone() };
+    let error = run_match::<Xiangqi>(&a, &b, &starts, &other).unwrap_err();
+    assert!(error.contains("`time per move: their own`, this match has `time per move: 50 ms`"), "{error}");
+    let other = MatchConfig { seed: config.seed + 1, ..config.clone() };
+    assert!(run_match::<Xiangqi>(&a, &b, &starts, &other).unwrap_err().contains("seed"));
 
     // The same games read as another pairing's, as the players' colours swapped, or as a
     // shorter match's, are refused.

@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::adjudication::{Adjudication, Referee, Verdict};
-use super::resume::saved_games;
+use super::resume::{keep_setup, saved_games, setup_text};
 use super::starts::Start;
 use super::{Score, Sprt, SprtDecision};
 use crate::game::xiangqi::Notation;
@@ -90,6 +90,9 @@ pub fn run_match<G: Playable>(
     // Start each player once now, so that an engine that cannot start stops the match
     // with its error instead of forfeiting every game.
     let names = (probe::<G>(a, "A", config.seed)?, probe::<G>(b, "B", config.seed)?);
+    if let Some(dir) = &config.out {
+        keep_setup(dir, &setup_text(config), config.resume)?;
+    }
     let (saved, score) = match (&config.out, config.resume) {
         (Some(dir), true) => saved_games(dir, starts, games, (&names.0, &names.1))?,
         (None, true) => return Err("a match resumes from the directory it saves to: give it one".into()),

@@ -1,15 +1,48 @@
 //! A match cut short (a lost machine, a stopped run), read back from the `games.jsonl` it
 //! saved, so that it goes on where it stopped: each saved game is checked to be this
 //! match's game of its round (the same start, the same two players, each in the colour the
-//! round gives it where the start says who is Red) and counted as played.
+//! round gives it where the start says who is Red) and counted as played, once the
+//! match's setup (time per move, ply limit, adjudication, seed) is the one saved with them.
 
 use std::path::Path;
 
+use super::arena::MatchConfig;
 use super::starts::Start;
 use super::stats::Score;
 use crate::game::Game;
 use crate::records::GameRecord;
 use crate::storage::{self, Kind};
+
+/// The settings that shape every game of a match beyond its players and starts, as
+/// `setup.txt` beside its games holds them.
+pub(super) fn setup_text(config: &MatchConfig) -> String {
+    let movetime = config.movetime.map_or("their own".to_string(), |t| format!("{} ms", t.as_millis()));
+    format!(
+        "time per move: {movetime}\nply limit: {}\nadjudication: {:?}\nseed: {}\n",
+        config.max_plies, config.adjudication, config.seed
+    )
+}
+
+/// Saves the match's setup in `dir` (a new match), or checks that a match resumed there
+/// was saved with the same one (a match saved before `setup.txt` existed is taken as
+/// it is).
+pub(super) fn keep_setup(dir: &Path, setup: &str, resume: bool) -> Result<(), String> {
+    let path = dir.join("setup.txt");
+    let cannot = |what: &str, e: std::io::Error| format!("cannot {what} {}: {e}", path.display());
+    if resume && storage::kind(&path).map_err(|e| cannot("read", e))? == Kind::File {
+        let saved = storage::read(&path).map_err(|e| cannot("read", e))?;
+        let saved = String::from_utf8_lossy(&saved);
+        if let Some((was, now)) = saved.lines().zip(setup.lines()).find(|(was, now)| was != now) {
+            return Err(format!(
+                "cannot resume from {}: its games were played with `{was}`, this match has `{now}`",
+                dir.display()
+            ));
+        }
+        return Ok(());
+    }
+    storage::create_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    storage::write(&path, setup.as_bytes()).map_err(|e| cannot("write", e))
+}
 
 /// The games a match saved in `dir`, checked against its `starts` (game 2k and 2k+1 from
 /// start k, cycled, A moving first in the first), its number of `games` and its players'
