@@ -463,11 +463,12 @@ fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     assert!(output.status.success(), "{}", text(&output.stderr));
     let hours = read_metrics(&RunDir::new(&first).metrics()).unwrap()[1].hours;
 
-    // A ladder with the random first net cannot rate a run that has none.
+    // A ladder with the random first net cannot rate a run that has none: refused before
+    // anything is written, so that the same command with the ladder mended starts it.
     let second = first.with_file_name("second");
     let from = ["--config", path(&config), "--run", path(&second), "--from", path(&net), "--generations", "4"];
     assert_fails(&train(&from), &["gen0000", "trained"]);
-    std::fs::remove_dir_all(&second).unwrap();
+    assert!(RunDir::new(&second).read_state().unwrap().is_none());
     let ladder = std::fs::read_to_string(&config).unwrap().replace(", \"gen0000\"", "");
     std::fs::write(&config, ladder).unwrap();
     let output = train(&from);
@@ -532,7 +533,6 @@ fn a_run_from_another_runs_games_trains_a_larger_net_on_them_first() {
 
     // A 3×24 net, no random first net on its ladder: it goes on from generation 2.
     let larger = larger_config(&config);
-    let text_of = std::fs::read_to_string(&config).unwrap();
     let second = first.with_file_name("second");
     let args = ["--config", path(&larger), "--run", path(&second), "--games-from", path(&first), "--generations", "3"];
     let output = train(&args);
@@ -566,7 +566,8 @@ fn a_run_from_another_runs_games_trains_a_larger_net_on_them_first() {
     assert_fails(&train(&args), &["--games-from starts a new run", "second"]);
     let third = first.with_file_name("third");
     let banqi = config.with_file_name("banqi.toml");
-    std::fs::write(&banqi, text_of.replace("game = \"xiangqi\"", "game = \"banqi\"")).unwrap();
+    let banqi_text = std::fs::read_to_string(&larger).unwrap().replace("game = \"xiangqi\"", "game = \"banqi\"");
+    std::fs::write(&banqi, banqi_text).unwrap();
     let from_xiangqi = ["--config", path(&banqi), "--run", path(&third), "--games-from", path(&first)];
     assert_fails(&train(&from_xiangqi), &["xiangqi run", "banqi net"]);
     let empty = first.with_file_name("empty");

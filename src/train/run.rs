@@ -71,8 +71,18 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
     dir.create().map_err(fail)?;
     let shape = config.network.net_config::<G>();
     let autodiff = options.device.clone().autodiff();
+    // Checked before anything is written: a run from a trained net has no random one.
+    let ladder_fits = |from_trained: bool| {
+        if from_trained && config.evaluation.ladder.iter().any(|rung| rung == FIRST_NET_RUNG) {
+            return Err(RunError(format!(
+                "evaluation.ladder: `{FIRST_NET_RUNG}` is a random net, and this run started from a trained one: leave it out"
+            )));
+        }
+        Ok(())
+    };
     let (mut trainer, mut state) = match dir.read_state().map_err(fail)? {
         Some(state) => {
+            ladder_fits(state.first > 0)?;
             let g = state.generation;
             let trained = dir.trained_model(g).map_err(fail)?;
             let trainer = Trainer::load::<G>(&trained, &dir.optimizer(g), state.step, shape, &config.train, &autodiff)
@@ -82,6 +92,7 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             (trainer, state)
         }
         None => {
+            ladder_fits(options.start.is_some())?;
             let (trainer, state) = match options.start {
                 Some(from) => start::<G>(config, dir, from, &autodiff, (options.stop, options.progress))?,
                 None => (Trainer::new(Net::new(shape, &autodiff), &config.train), RunState::default()),
@@ -91,11 +102,6 @@ pub fn run<G: TrainableGame>(config: &Config, dir: &RunDir, options: &RunOptions
             (trainer, state)
         }
     };
-    if state.first > 0 && config.evaluation.ladder.iter().any(|rung| rung == FIRST_NET_RUNG) {
-        return Err(RunError(format!(
-            "evaluation.ladder: `{FIRST_NET_RUNG}` is a random net, and this run started from a trained one: leave it out"
-        )));
-    }
     dir.write_config(&config.to_toml().map_err(fail)?).map_err(fail)?;
     let new_game = G::new_game(config).map_err(RunError)?;
     let sample_shape = SampleShape::of::<G>();

@@ -57,7 +57,8 @@ pub(super) fn start<G: TrainableGame>(
 }
 
 /// The net `start`, of the config's shape or grown to it, as the net of its own
-/// generation, with its hours of training (both as its file records them, else 0).
+/// generation, with its hours of training (as its file records them; else generation 1
+/// and 0 hours).
 fn from_net<G: TrainableGame>(
     config: &Config,
     start: &NetSource,
@@ -88,7 +89,9 @@ fn from_net<G: TrainableGame>(
             info.config.blocks, info.config.channels
         );
     }
-    let generation = info.provenance.generation.unwrap_or(0);
+    // A net that records no generation (from elsewhere) counts as one generation trained:
+    // a run from it neither bootstraps nor calls it the random net of generation 0.
+    let generation = info.provenance.generation.unwrap_or(1);
     let hours = info.provenance.hours.unwrap_or(0.0);
     Ok((net, RunState { generation, hours, first: generation, first_hours: hours, ..RunState::default() }))
 }
