@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::adjudication::{Adjudication, Referee, Verdict};
-use super::resume::{keep_setup, saved_games, setup_text};
+use super::resume::{keep_setup, saved_games};
 use super::starts::Start;
 use super::{Score, Sprt, SprtDecision};
 use crate::game::xiangqi::Notation;
@@ -47,6 +47,18 @@ pub struct MatchConfig {
     pub progress: bool,
     /// The notation of the moves in `games.pgn`.
     pub notation: Notation,
+}
+
+impl MatchConfig {
+    /// The settings that shape every game beyond its players and starts, as `setup.txt`
+    /// beside the saved games holds them.
+    pub fn setup_text(&self) -> String {
+        let movetime = self.movetime.map_or("their own".to_string(), |t| format!("{} ms", t.as_millis()));
+        format!(
+            "time per move: {movetime}\nply limit: {}\nadjudication: {:?}\nseed: {}\n",
+            self.max_plies, self.adjudication, self.seed
+        )
+    }
 }
 
 /// What a match produced.
@@ -91,7 +103,7 @@ pub fn run_match<G: Playable>(
     // with its error instead of forfeiting every game.
     let names = (probe::<G>(a, "A", config.seed)?, probe::<G>(b, "B", config.seed)?);
     if let Some(dir) = &config.out {
-        keep_setup(dir, &setup_text(config), config.resume)?;
+        keep_setup(dir, &config.setup_text(), config.resume)?;
     }
     let (saved, score) = match (&config.out, config.resume) {
         (Some(dir), true) => saved_games(dir, starts, games, (&names.0, &names.1))?,

@@ -6,24 +6,13 @@
 
 use std::path::Path;
 
-use super::arena::MatchConfig;
 use super::starts::Start;
 use super::stats::Score;
 use crate::game::Game;
 use crate::records::GameRecord;
 use crate::storage::{self, Kind};
 
-/// The settings that shape every game of a match beyond its players and starts, as
-/// `setup.txt` beside its games holds them.
-pub(super) fn setup_text(config: &MatchConfig) -> String {
-    let movetime = config.movetime.map_or("their own".to_string(), |t| format!("{} ms", t.as_millis()));
-    format!(
-        "time per move: {movetime}\nply limit: {}\nadjudication: {:?}\nseed: {}\n",
-        config.max_plies, config.adjudication, config.seed
-    )
-}
-
-/// Saves the match's setup in `dir` (a new match), or checks that a match resumed there
+/// Saves the match's `setup` (its [`super::MatchConfig::setup_text`]) in `dir` (a new match), or checks that a match resumed there
 /// was saved with the same one (a match saved before `setup.txt` existed is taken as
 /// it is).
 pub(super) fn keep_setup(dir: &Path, setup: &str, resume: bool) -> Result<(), String> {
