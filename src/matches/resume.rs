@@ -12,9 +12,9 @@ use crate::game::Game;
 use crate::records::GameRecord;
 use crate::storage::{self, Kind};
 
-/// Saves the match's `setup` (its [`super::MatchConfig::setup_text`]) in `dir` (a new match), or checks that a match resumed there
-/// was saved with the same one (a match saved before `setup.txt` existed is taken as
-/// it is).
+/// Saves the match's `setup` ([`super::MatchConfig::setup_text`]) in `dir` (a new
+/// match), or checks that a match resumed there was saved with the same one (a match saved
+/// before `setup.txt` existed is taken as it is).
 pub(super) fn keep_setup(dir: &Path, setup: &str, resume: bool) -> Result<(), String> {
     let path = dir.join("setup.txt");
     let cannot = |what: &str, e: std::io::Error| format!("cannot {what} {}: {e}", path.display());

@@ -256,10 +256,10 @@ impl Player<Xiangqi> for ExternalEngine {
         if !moves.is_empty() {
             position += &format!(" moves {}", moves.join(" "));
         }
-        let wait = match limits.movetime {
-            _ if limits.infinite => UNTIL_STOPPED,
-            Some(t) => t * 2 + self.config.grace,
-            None => UNTIMED_MOVE,
+        let wait = if limits.infinite {
+            UNTIL_STOPPED
+        } else {
+            limits.movetime.map_or(UNTIMED_MOVE, |t| t * 2 + self.config.grace)
         };
         let result = self.ask(game, &position, &limits, wait, info);
         if matches!(result, Err(PlayerError::Timeout(_) | PlayerError::Crashed(_) | PlayerError::Protocol(_))) {
