@@ -7,7 +7,7 @@ use std::time::Duration;
 mod common;
 
 use xiangqi_zero::game::banqi::Banqi;
-use xiangqi_zero::game::xiangqi::{Rules, Xiangqi};
+use xiangqi_zero::game::xiangqi::{RepetitionRule, Rules, Xiangqi};
 use xiangqi_zero::game::Game;
 use xiangqi_zero::matches::{builtin_openings, run_match, xiangqi_starts, MatchConfig, OwnedOpening, ResignRule};
 use xiangqi_zero::players::{Playable, PlayerSpec};
@@ -164,6 +164,9 @@ fn a_match_cut_short_goes_on_from_its_saved_games() {
     assert!(error.contains("`time per move: their own`, this match has `time per move: 50 ms`"), "{error}");
     let other = MatchConfig { seed: config.seed + 1, ..config.clone() };
     assert!(run_match::<Xiangqi>(&a, &b, &starts, &other).unwrap_err().contains("seed"));
+    let drawn = Rules { repetition: RepetitionRule::Draw, ..Rules::default() };
+    let error = run_match::<Xiangqi>(&a, &b, &xiangqi_starts(&openings, drawn).unwrap(), &config).unwrap_err();
+    assert!(error.contains("`rules: Rules { repetition: Asian") && error.contains("repetition: Draw"), "{error}");
 
     // The same games read as another pairing's, as the players' colours swapped, or as a
     // shorter match's, are refused.

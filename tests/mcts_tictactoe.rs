@@ -324,6 +324,19 @@ fn forced_playouts_go_to_moves_already_visited_not_to_every_move() {
 }
 
 #[test]
+fn a_proven_win_is_played_whatever_the_root_rule() {
+    // X to move wins at once in the top right corner; the prior puts nearly all its weight
+    // on the centre, which Gumbel's Sequential Halving would keep to the end.
+    let game = TicTacToe::from_text("XX.O....O").unwrap();
+    for root in [RootSelection::Puct, RootSelection::Gumbel] {
+        let mut search = Search::new(game.clone(), SearchConfig { root, ..config(16, 1) }, 1);
+        search.run(&mut CentreFirst(Solver::new()), &Budget::simulations(16));
+        search.validate().unwrap();
+        assert_eq!(search.choose_move(game.plies), Some(Cell(2)), "{root:?}");
+    }
+}
+
+#[test]
 fn tree_reuse_keeps_the_chosen_subtree() {
     let game = TicTacToe::start();
     let mut search = Search::new(game.clone(), config(2000, 8), 1);

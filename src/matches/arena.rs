@@ -50,12 +50,12 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
-    /// The settings that shape every game beyond its players and starts, as `setup.txt`
-    /// beside the saved games holds them.
-    pub fn setup_text(&self) -> String {
+    /// The settings that shape every game beyond its players and starts, `rules` (the
+    /// starts' rule options) among them, as `setup.txt` beside the saved games holds them.
+    pub fn setup_text(&self, rules: &str) -> String {
         let movetime = self.movetime.map_or("their own".to_string(), |t| format!("{} ms", t.as_millis()));
         format!(
-            "time per move: {movetime}\nply limit: {}\nadjudication: {:?}\nseed: {}\n",
+            "time per move: {movetime}\nply limit: {}\nadjudication: {:?}\nseed: {}\nrules: {rules}\n",
             self.max_plies, self.adjudication, self.seed
         )
     }
@@ -103,7 +103,7 @@ pub fn run_match<G: Playable>(
     // with its error instead of forfeiting every game.
     let names = (probe::<G>(a, "A", config.seed)?, probe::<G>(b, "B", config.seed)?);
     if let Some(dir) = &config.out {
-        keep_setup(dir, &config.setup_text(), config.resume)?;
+        keep_setup(dir, &config.setup_text(&starts[0].game.rules_text()), config.resume)?;
     }
     let (saved, score) = match (&config.out, config.resume) {
         (Some(dir), true) => saved_games(dir, starts, games, (&names.0, &names.1))?,

@@ -201,15 +201,19 @@ impl<G: Game> Search<G> {
         root_lines(self, count)
     }
 
-    /// The move to play after the search at `ply` plies into the game: Gumbel's
-    /// Sequential Halving winner, or (PUCT) a draw in proportion to the policy target
-    /// raised to `1/T` for the temperature `T` of the schedule — the most visited move
-    /// at `T` = 0. `None` when the root has no move.
+    /// The move to play after the search at `ply` plies into the game: the proof's where
+    /// the root is proven, else Gumbel's Sequential Halving winner, or (PUCT) a draw in
+    /// proportion to the policy target raised to `1/T` for the temperature `T` of the
+    /// schedule — the most visited move at `T` = 0. `None` when the root has no move.
     pub fn choose_move(&mut self, ply: usize) -> Option<G::Move> {
         if self.tree[ROOT].kind != NodeKind::Decision {
             return None;
         }
+        // A proven result is played out as the proof says (the shortest win, the longest
+        // loss), whatever the root's rule and temperature.
+        let proven = self.tree[ROOT].proof != Proof::Open;
         let index = match self.config.root {
+            _ if proven => most_visited(&self.tree, ROOT)?,
             RootSelection::Gumbel => {
                 if !self.root.ready {
                     // No simulation ran on this root (a full tree): no Gumbel draws yet.
@@ -220,9 +224,7 @@ impl<G: Game> Search<G> {
             }
             RootSelection::Puct => {
                 let temperature = self.config.temperature_at(ply);
-                // A proven result is played out as the proof says (the shortest win, the
-                // longest loss), whatever the temperature.
-                if temperature < 1e-3 || self.tree[ROOT].proof != Proof::Open {
+                if temperature < 1e-3 {
                     most_visited(&self.tree, ROOT)?
                 } else {
                     let target = policy_target(self);

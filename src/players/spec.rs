@@ -257,9 +257,16 @@ fn unknown(key: &str, spec: &str) -> String {
 pub trait Playable: crate::nn::Encoding {
     /// Builds the player `spec` describes; `seed` varies its random choices.
     fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String>;
+
+    /// The rule options this position is played under, in words (a match's `setup.txt`).
+    fn rules_text(&self) -> String;
 }
 
 impl Playable for Xiangqi {
+    fn rules_text(&self) -> String {
+        format!("{:?}", self.rules())
+    }
+
     fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String> {
         Ok(match spec {
             PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),
@@ -273,6 +280,10 @@ impl Playable for Xiangqi {
 }
 
 impl Playable for Banqi {
+    fn rules_text(&self) -> String {
+        format!("{:?}", self.rules())
+    }
+
     fn player(spec: &PlayerSpec, seed: u64) -> Result<Box<dyn Player<Self>>, String> {
         Ok(match spec {
             PlayerSpec::Random { seed: fixed } => Box::new(RandomPlayer::new(fixed.unwrap_or(seed))),

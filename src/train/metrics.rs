@@ -73,7 +73,9 @@ pub struct GenerationMetrics {
     /// Mean entropy of the network's policy, in nats.
     #[serde(with = "json_float")]
     pub policy_entropy: f64,
-    /// Share of samples whose game result the value head predicted, in [0, 1].
+    /// Share of samples whose value target's most likely win/draw/loss the value head
+    /// predicted, in [0, 1] (the target blends the game's outcome with the search's value
+    /// by `root_value_weight`).
     #[serde(with = "json_float")]
     pub value_accuracy: f64,
     /// Learning rate at the generation's last step.

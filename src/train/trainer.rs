@@ -48,7 +48,8 @@ pub struct TrainReport {
     pub reply_loss: Option<f64>,
     /// Entropy (nats) of the net's policy over all labels, averaged over all samples.
     pub policy_entropy: f64,
-    /// Share of samples whose most likely win/draw/loss is the game's outcome.
+    /// Share of samples whose most likely win/draw/loss is their value target's (the
+    /// game's outcome, blended with the search's value by `root_value_weight`).
     pub value_accuracy: f64,
     /// The learning rate of the last step.
     pub learning_rate: f64,
