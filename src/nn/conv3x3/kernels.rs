@@ -1,6 +1,6 @@
 //! The convolution's arithmetic on channels-last `f32` slices (`[batch, height, width,
 //! channels]`), the batch split among rayon's threads in chunks of a few images: all three
-//! operations by Winograd's F(2×2, 3×3) ([`crate::nn::cpu::winograd`], shared with our
+//! operations by Winograd's F(2×3, 3×3) ([`crate::nn::cpu::winograd`], shared with our
 //! forward pass, which works channels-last too), the gradient to the input as the
 //! convolution of the output's gradient, the gradient to the weight through the
 //! transforms' backward.
@@ -10,13 +10,15 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use crate::nn::cpu::kernels::zeros;
-use crate::nn::cpu::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
+use crate::nn::cpu::winograd::{
+    add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd, POINTS,
+};
 use crate::nn::Precision;
 
 /// Images one Winograd call covers.
 const CHUNK: usize = 4;
 /// Images one gradient to the weights in bf16 covers: its products' depth is their tiles
-/// (200), padded to whole tiles of 32. Twice `CHUNK` pads less; a group (16) at once
+/// (120 on a Xiangqi board), padded to whole tiles of 32. Twice `CHUNK` pads less; a group (16) at once
 /// leaves the cache, and ran 5% slower (`bench train --precision bf16`).
 const BF16_CHUNK: usize = 8;
 /// Images whose weight gradients one task sums before the partial sums are added in a
@@ -120,7 +122,7 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
     if d.is_empty() {
         return vec![0.0; d.outputs * d.inputs * 9];
     }
-    let (cells, len) = (d.cells(), 16 * d.inputs * d.outputs);
+    let (cells, len) = (d.cells(), POINTS * d.inputs * d.outputs);
     let chunk = if precision == Precision::Bf16 { BF16_CHUNK } else { CHUNK };
     let partials: Vec<Vec<f32>> = x
         .par_chunks(GROUP * d.inputs * cells)
@@ -230,7 +232,7 @@ mod tests {
     /// With bf16 products (where the CPU has them), on whole tiles of channels: the
     /// convolution and its gradients within bf16's rounding (8 bits: 2⁻⁸ of each product,
     /// a few of those over sums of 288 terms, or of a group's tiles for the weights), with
-    /// an even count of tiles and an odd one (17 images: 425 tiles, a group of 16 and one
+    /// an even count of tiles and an odd one (17 images: 255 tiles, a group of 16 and one
     /// image more), 17 input channels as the stem has.
     #[test]
     fn in_bf16_the_convolution_and_its_gradients_stay_within_rounding() {

@@ -1,7 +1,9 @@
-//! 3×3 convolutions (padding 1) by Winograd's F(2×2, 3×3): each 2×2 block of outputs
-//! comes from a 4×4 block of inputs with 16 multiplications per channel pair instead of
-//! 36, so the convolution becomes 16 independent matrix products of half the work of
-//! im2col's one. Input and output transforms run channels-last, the output transform
+//! 3×3 convolutions (padding 1) by Winograd's F(2×3, 3×3): F(2, 3) down a tile's columns
+//! and F(3, 3) along its rows, so that each 2×3 block of outputs comes from a 4×5 block
+//! of inputs with 20 multiplications per channel pair instead of 54 — a 10×9 board is
+//! 5 × 3 such tiles exactly — and the convolution becomes 20 independent matrix products
+//! of 37% of im2col's work (F(2×2, 3×3) needs 25 tiles of 16 points on that board, a
+//! third more). Input and output transforms run channels-last, the output transform
 //! fused with bias, ReLU and the residual add. Our forward pass runs on it, and so does
 //! training ([`crate::nn::conv3x3`]): its convolution and gradient to the input with
 //! [`Winograd::forward`], its gradient to the weight through the transforms' backward
@@ -26,12 +28,25 @@ pub(crate) struct FoldedConv {
     pub bias: Vec<f32>,
 }
 
-/// Points of a 4×4 transformed tile.
-const POINTS: usize = 16;
-/// The kernel transform's matrix: `U = G g Gᵀ`.
-const G: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
+/// Output rows of a tile.
+const TILE_ROWS: usize = 2;
+/// Output columns of a tile.
+const TILE_COLUMNS: usize = 3;
+/// Points of a 4×5 transformed tile.
+pub(crate) const POINTS: usize = 20;
+/// F(2, 3)'s kernel transform (points 0, 1, −1, ∞), down a tile's columns.
+const G_DOWN: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
+/// F(3, 3)'s kernel transform (points 0, 1, −1, 2, ∞), along a tile's rows:
+/// `U = G_DOWN g G_ALONGᵀ`.
+const G_ALONG: [[f32; 3]; 5] = [
+    [0.5, 0.0, 0.0],
+    [-0.5, -0.5, -0.5],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 6.0, 1.0 / 3.0, 2.0 / 3.0],
+    [0.0, 0.0, 1.0],
+];
 
-/// A 3×3 convolution with its weights transformed (`U = G g Gᵀ`).
+/// A 3×3 convolution with its weights transformed (`U = G_DOWN g G_ALONGᵀ`).
 #[derive(Clone, Debug)]
 pub(crate) struct Winograd {
     /// Input channels.
@@ -56,9 +71,9 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
-    /// 2×2 output tiles per board.
+    /// 2×3 output tiles per board, down and across.
     fn tiles(&self) -> (usize, usize) {
-        (self.height.div_ceil(2), self.width.div_ceil(2))
+        (self.height.div_ceil(TILE_ROWS), self.width.div_ceil(TILE_COLUMNS))
     }
 
     /// The first `positions` boards of channels-last `data` (`channels` a cell), numbered.
@@ -66,7 +81,7 @@ impl Geometry {
         data.chunks_exact(self.height * self.width * channels).take(positions).enumerate()
     }
 
-    /// 2×2 output tiles of `positions` boards.
+    /// 2×3 output tiles of `positions` boards.
     fn tile_count(&self, positions: usize) -> usize {
         let (ty, tx) = self.tiles();
         positions * ty * tx
@@ -219,9 +234,9 @@ pub(crate) fn add_transformed_gradient(
 }
 
 /// The gradient to burn's conv weights (`[output, input, 3, 3]`) from `du`, that to the
-/// transformed ones (`[point, input, output]`): `Gᵀ dU G`, the kernel transform's backward,
-/// in two steps of 3 × 4 (`Gᵀ dU`, then `· G`), the output channels split among rayon's
-/// threads.
+/// transformed ones (`[point, input, output]`): `G_DOWNᵀ dU G_ALONG`, the kernel
+/// transform's backward, in two steps (`G_DOWNᵀ dU`, 3 × 5, then `· G_ALONG`), the output
+/// channels split among rayon's threads.
 pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f32> {
     let mut weight = vec![0.0; output * input * 9];
     if weight.is_empty() {
@@ -229,13 +244,12 @@ pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f3
     }
     weight.par_chunks_mut(input * 9).enumerate().for_each(|(o, kernels)| {
         for (i, kernel) in kernels.chunks_exact_mut(9).enumerate() {
-            let du = |xi: usize, nu: usize| du[((xi * 4 + nu) * input + i) * output + o];
-            // Gᵀ dU: 3 × 4.
-            let left: [[f32; 4]; 3] =
-                std::array::from_fn(|ky| std::array::from_fn(|nu| (0..4).map(|xi| G[xi][ky] * du(xi, nu)).sum()));
+            let du = |xi: usize, nu: usize| du[((xi * 5 + nu) * input + i) * output + o];
+            let left: [[f32; 5]; 3] =
+                std::array::from_fn(|ky| std::array::from_fn(|nu| (0..4).map(|xi| G_DOWN[xi][ky] * du(xi, nu)).sum()));
             for (ky, row) in left.iter().enumerate() {
                 for kx in 0..3 {
-                    kernel[ky * 3 + kx] = (0..4).map(|nu| row[nu] * G[nu][kx]).sum();
+                    kernel[ky * 3 + kx] = (0..5).map(|nu| row[nu] * G_ALONG[nu][kx]).sum();
                 }
             }
         }
@@ -243,9 +257,10 @@ pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f3
     weight
 }
 
-/// `U = G g Gᵀ` for every channel pair's 3×3 kernel `g`, read through `weight(input,
-/// output, ky, kx)`, laid out as `[point, input channel, output channel]`: in two steps
-/// (`G g`, 4 × 3, then `· Gᵀ`), the input channels split among rayon's threads.
+/// `U = G_DOWN g G_ALONGᵀ` for every channel pair's 3×3 kernel `g`, read through
+/// `weight(input, output, ky, kx)`, laid out as `[point, input channel, output channel]`:
+/// in two steps (`G_DOWN g`, 4 × 3, then `· G_ALONGᵀ`), the input channels split among
+/// rayon's threads.
 fn transform_kernel(
     input: usize,
     output: usize,
@@ -262,11 +277,11 @@ fn transform_kernel(
             let mut points = vec![0.0; POINTS * output];
             for o in 0..output {
                 let left: [[f32; 3]; 4] = std::array::from_fn(|xi| {
-                    std::array::from_fn(|kx| (0..3).map(|ky| G[xi][ky] * weight(i, o, ky, kx)).sum())
+                    std::array::from_fn(|kx| (0..3).map(|ky| G_DOWN[xi][ky] * weight(i, o, ky, kx)).sum())
                 });
                 for (xi, row) in left.iter().enumerate() {
-                    for nu in 0..4 {
-                        points[(xi * 4 + nu) * output + o] = (0..3).map(|kx| row[kx] * G[nu][kx]).sum();
+                    for nu in 0..5 {
+                        points[(xi * 5 + nu) * output + o] = (0..3).map(|kx| row[kx] * G_ALONG[nu][kx]).sum();
                     }
                 }
             }
@@ -302,7 +317,7 @@ impl<'a> Window<'a> {
         (y, x): (usize, usize),
         margin: isize,
     ) -> Window<'a> {
-        let corner = (2 * y as isize - margin, 2 * x as isize - margin);
+        let corner = ((TILE_ROWS * y) as isize - margin, (TILE_COLUMNS * x) as isize - margin);
         Window { geometry, channels: zeros.len(), board, zeros, corner }
     }
 
@@ -357,31 +372,68 @@ trait Step<const N: usize, const M: usize> {
     fn apply<const W: usize>(x: [[f32; W]; N]) -> [[f32; W]; M];
 }
 
-/// `Bᵀ`: `(x0 − x2, x1 + x2, x2 − x1, x1 − x3)`.
-struct InputStep;
-/// `Aᵀ`: `(x0 + x1 + x2, x1 − x2 − x3)`.
-struct OutputStep;
-/// `A`: `(x0, x0 + x1, x0 − x1, −x1)`.
-struct GradientStep;
+/// F(2, 3)'s `Bᵀ`: `(x0 − x2, x1 + x2, x2 − x1, x1 − x3)`.
+struct InputDown;
+/// F(3, 3)'s `Bᵀ` (rows `2 −1 −2 1 0`, `0 −2 −1 1 0`, `0 2 −3 1 0`, `0 −1 0 1 0`,
+/// `0 2 −1 −2 1`).
+struct InputAlong;
+/// F(2, 3)'s `Aᵀ`: `(x0 + x1 + x2, x1 − x2 − x3)`.
+struct OutputDown;
+/// F(3, 3)'s `Aᵀ`: `(x0 + x1 + x2 + x3, x1 − x2 + 2·x3, x1 + x2 + 4·x3 + x4)`.
+struct OutputAlong;
+/// F(2, 3)'s `A`: `(x0, x0 + x1, x0 − x1, −x1)`.
+struct GradientDown;
+/// F(3, 3)'s `A`: `(x0, x0 + x1 + x2, x0 − x1 + x2, x0 + 2·x1 + 4·x2, x2)`.
+struct GradientAlong;
 
-impl Step<4, 4> for InputStep {
+impl Step<4, 4> for InputDown {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2, x3]: [[f32; W]; 4]) -> [[f32; W]; 4] {
         [axpy(x0, -1.0, x2), axpy(x1, 1.0, x2), axpy(x2, -1.0, x1), axpy(x1, -1.0, x3)]
     }
 }
 
-impl Step<4, 2> for OutputStep {
+impl Step<5, 5> for InputAlong {
+    #[inline(always)]
+    fn apply<const W: usize>([x0, x1, x2, x3, x4]: [[f32; W]; 5]) -> [[f32; W]; 5] {
+        let (d31, d32) = (axpy(x3, -1.0, x1), axpy(x3, -1.0, x2));
+        [
+            axpy(axpy(d31, 2.0, x0), -2.0, x2),
+            axpy(d31, -1.0, axpy(x1, 1.0, x2)),
+            axpy(d32, 2.0, axpy(x1, -1.0, x2)),
+            d31,
+            axpy(axpy(axpy(x4, -2.0, x3), 2.0, x1), -1.0, x2),
+        ]
+    }
+}
+
+impl Step<4, 2> for OutputDown {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2, x3]: [[f32; W]; 4]) -> [[f32; W]; 2] {
         [axpy(axpy(x0, 1.0, x1), 1.0, x2), axpy(axpy(x1, -1.0, x2), -1.0, x3)]
     }
 }
 
-impl Step<2, 4> for GradientStep {
+impl Step<5, 3> for OutputAlong {
+    #[inline(always)]
+    fn apply<const W: usize>([x0, x1, x2, x3, x4]: [[f32; W]; 5]) -> [[f32; W]; 3] {
+        let (sum, difference) = (axpy(x1, 1.0, x2), axpy(x1, -1.0, x2));
+        [axpy(axpy(x0, 1.0, sum), 1.0, x3), axpy(difference, 2.0, x3), axpy(axpy(sum, 4.0, x3), 1.0, x4)]
+    }
+}
+
+impl Step<2, 4> for GradientDown {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1]: [[f32; W]; 2]) -> [[f32; W]; 4] {
         [x0, axpy(x0, 1.0, x1), axpy(x0, -1.0, x1), axpy([0.0; W], -1.0, x1)]
+    }
+}
+
+impl Step<3, 5> for GradientAlong {
+    #[inline(always)]
+    fn apply<const W: usize>([x0, x1, x2]: [[f32; W]; 3]) -> [[f32; W]; 5] {
+        let even = axpy(x0, 1.0, x2);
+        [x0, axpy(even, 1.0, x1), axpy(even, -1.0, x1), axpy(axpy(x0, 2.0, x1), 4.0, x2), x2]
     }
 }
 
@@ -402,12 +454,20 @@ fn down_columns<S: Step<N, M>, const W: usize, const N: usize, const M: usize, c
     out
 }
 
-/// `S · x · Sᵀ` for the `N × N` tile of lanes `x`.
+/// `D · x · Aᵀ` for the `N × K` tile of lanes `x`: `D` down its columns, `A` along its rows.
 #[inline(always)]
-fn both_ways<S: Step<N, M>, const W: usize, const N: usize, const M: usize>(
-    x: [[[f32; W]; N]; N],
-) -> [[[f32; W]; M]; M] {
-    down_columns::<S, W, N, M, M>(down_columns::<S, W, N, M, N>(x))
+fn both_ways<
+    D: Step<N, M>,
+    A: Step<K, L>,
+    const W: usize,
+    const N: usize,
+    const M: usize,
+    const K: usize,
+    const L: usize,
+>(
+    x: [[[f32; W]; K]; N],
+) -> [[[f32; W]; L]; M] {
+    down_columns::<A, W, K, L, M>(down_columns::<D, W, N, M, K>(x))
 }
 
 /// A tile's place in `[point, tile, channel]` values: the tile, the tiles and the channels.
@@ -449,34 +509,51 @@ impl PointValue for u16 {
     }
 }
 
-/// `S · d · Sᵀ` for the `N × N` tile at `place` whose cells are `cells`, the `W`
+/// `D · d · Aᵀ` for the `N × K` tile at `place` whose cells are `cells`, the `W`
 /// channels from `c`, written into `[point, tile, channel]` `out`.
 #[inline(always)]
-fn tile_points<S: Step<N, M>, T: PointValue, const W: usize, const N: usize, const M: usize>(
-    cells: &[[&[f32]; N]; N],
+fn tile_points<
+    D: Step<N, M>,
+    A: Step<K, L>,
+    T: PointValue,
+    const W: usize,
+    const N: usize,
+    const M: usize,
+    const K: usize,
+    const L: usize,
+>(
+    cells: &[[&[f32]; K]; N],
     c: usize,
     (tile, tiles, channels): TilePlace,
     out: &mut [T],
 ) {
-    let mut d = [[[0.0; W]; N]; N];
+    let mut d = [[[0.0; W]; K]; N];
     for i in 0..N {
-        for j in 0..N {
+        for j in 0..K {
             d[i][j] = lanes(cells[i][j], c);
         }
     }
-    let points = both_ways::<S, W, N, M>(d);
+    let points = both_ways::<D, A, W, N, M, K, L>(d);
     for (point, values) in points.iter().flatten().enumerate() {
         let at = (point * tiles + tile) * channels + c;
         T::store(values, &mut out[at..at + W]);
     }
 }
 
-/// `S · d · Sᵀ` for every `N × N` tile `d` of `positions` boards of channels-last `data`
+/// `D · d · Aᵀ` for every `N × K` tile `d` of `positions` boards of channels-last `data`
 /// (zero off the board; each tile's corner `margin` cells up and left of its first
 /// output), written as `[point, tile, channel]`, a block of channels at a time in
 /// registers.
 #[inline(always)]
-fn to_points<S: Step<N, M>, T: PointValue, const N: usize, const M: usize>(
+fn to_points<
+    D: Step<N, M>,
+    A: Step<K, L>,
+    T: PointValue,
+    const N: usize,
+    const M: usize,
+    const K: usize,
+    const L: usize,
+>(
     (geometry, positions, channels): (Geometry, usize, usize),
     data: &[f32],
     margin: isize,
@@ -488,7 +565,7 @@ fn to_points<S: Step<N, M>, T: PointValue, const N: usize, const M: usize>(
         for y in 0..ty {
             for x in 0..tx {
                 let (tile, window) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), margin));
-                let mut cells = [[zeros.as_slice(); N]; N];
+                let mut cells = [[zeros.as_slice(); K]; N];
                 for (i, row) in cells.iter_mut().enumerate() {
                     for (j, cell) in row.iter_mut().enumerate() {
                         *cell = window.at(i, j);
@@ -496,10 +573,10 @@ fn to_points<S: Step<N, M>, T: PointValue, const N: usize, const M: usize>(
                 }
                 let (place, full) = ((tile, tiles, channels), in_blocks(channels));
                 for c in (0..full).step_by(CHANNEL_BLOCK) {
-                    tile_points::<S, T, CHANNEL_BLOCK, N, M>(&cells, c, place, out);
+                    tile_points::<D, A, T, CHANNEL_BLOCK, N, M, K, L>(&cells, c, place, out);
                 }
                 for c in full..channels {
-                    tile_points::<S, T, 1, N, M>(&cells, c, place, out);
+                    tile_points::<D, A, T, 1, N, M, K, L>(&cells, c, place, out);
                 }
             }
         }
@@ -507,10 +584,10 @@ fn to_points<S: Step<N, M>, T: PointValue, const N: usize, const M: usize>(
 }
 
 multiversion! {
-/// `V = Bᵀ d B` for every 4×4 input tile `d` (zero off the board), written as
+/// `V = B_DOWNᵀ d B_ALONG` for every 4×5 input tile `d` (zero off the board), written as
 /// `[point, tile, channel]`.
 fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
-    to_points::<InputStep, f32, 4, 4>((geometry, positions, channels), input, 1, v);
+    to_points::<InputDown, InputAlong, f32, 4, 4, 5, 5>((geometry, positions, channels), input, 1, v);
 }
 }
 
@@ -520,7 +597,7 @@ fn transform_input(geometry: Geometry, positions: usize, channels: usize, input:
 fn transform_input_bf16(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [u16]) {
     #[target_feature(enable = "avx512f,avx512bf16")]
     unsafe fn with_bf16(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [u16]) {
-        to_points::<InputStep, u16, 4, 4>((geometry, positions, channels), input, 1, v);
+        to_points::<InputDown, InputAlong, u16, 4, 4, 5, 5>((geometry, positions, channels), input, 1, v);
     }
     assert!(bf16::has_bf16(), "bf16 transforms do not run on this machine");
     // SAFETY: the CPU has both features (asserted just above).
@@ -528,10 +605,11 @@ fn transform_input_bf16(geometry: Geometry, positions: usize, channels: usize, i
 }
 
 multiversion! {
-/// `A dY Aᵀ` for every 2×2 tile `dY` of the output's gradient `grad` (channels-last, zero
-/// off the board), written as `[point, tile, channel]`: the output transform's backward.
+/// `A_DOWN dY A_ALONGᵀ` for every 2×3 tile `dY` of the output's gradient `grad`
+/// (channels-last, zero off the board), written as `[point, tile, channel]`: the output
+/// transform's backward.
 fn transform_gradient(geometry: Geometry, positions: usize, channels: usize, grad: &[f32], m: &mut [f32]) {
-    to_points::<GradientStep, f32, 2, 4>((geometry, positions, channels), grad, 0, m);
+    to_points::<GradientDown, GradientAlong, f32, 2, 4, 3, 5>((geometry, positions, channels), grad, 0, m);
 }
 }
 
@@ -563,33 +641,36 @@ impl Finish<'_> {
     }
 }
 
-/// `Y = Aᵀ M A` for the tile at `place` of products `m`, the `W` channels from `c`,
-/// finished into the channels-last board `out` at the cells `cells` (none off the board).
+/// `Y = A_DOWNᵀ M A_ALONG` for the tile at `place` of products `m`, the `W` channels from
+/// `c`, finished into the channels-last board `out` at the cells `cells` (none off the
+/// board).
 #[inline(always)]
 fn tile_output<const W: usize>(
     m: &[f32],
     c: usize,
     (tile, tiles, channels): TilePlace,
-    (cells, finish): (&[[Option<usize>; 2]; 2], Finish),
+    (cells, finish): (&[[Option<usize>; TILE_COLUMNS]; TILE_ROWS], Finish),
     out: &mut [f32],
 ) {
-    let mut points = [[[0.0; W]; 4]; 4];
+    let mut points = [[[0.0; W]; 5]; 4];
     for (i, row) in points.iter_mut().enumerate() {
         for (j, point) in row.iter_mut().enumerate() {
-            *point = lanes(m, ((i * 4 + j) * tiles + tile) * channels + c);
+            *point = lanes(m, ((i * 5 + j) * tiles + tile) * channels + c);
         }
     }
-    let y = both_ways::<OutputStep, W, 4, 2>(points);
-    for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-        if let Some(at) = cells[i][j] {
-            finish.write(y[i][j], c, &mut out[at..at + channels]);
+    let y = both_ways::<OutputDown, OutputAlong, W, 4, TILE_ROWS, 5, TILE_COLUMNS>(points);
+    for (cells, y) in cells.iter().zip(&y) {
+        for (cell, &y) in cells.iter().zip(y) {
+            if let Some(at) = *cell {
+                finish.write(y, c, &mut out[at..at + channels]);
+            }
         }
     }
 }
 
 multiversion! {
-/// `Y = Aᵀ M A` for every tile of products `m` (`[point, tile, channel]`), the 2×2
-/// outputs on the board written channels-last through `epilogue` with `bias`, a block of
+/// `Y = A_DOWNᵀ M A_ALONG` for every tile of products `m` (`[point, tile, channel]`), the
+/// 2×3 outputs on the board written channels-last through `epilogue` with `bias`, a block of
 /// channels at a time in registers.
 fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[f32], bias: &[f32], epilogue: Epilogue) {
     let Geometry { height, width } = geometry;
@@ -604,10 +685,10 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
         for y in 0..ty {
             for x in 0..tx {
                 let place = ((p * ty + y) * tx + x, tiles, channels);
-                let mut cells = [[None; 2]; 2];
+                let mut cells = [[None; TILE_COLUMNS]; TILE_ROWS];
                 for (i, row) in cells.iter_mut().enumerate() {
                     for (j, cell) in row.iter_mut().enumerate() {
-                        let (row, col) = (2 * y + i, 2 * x + j);
+                        let (row, col) = (TILE_ROWS * y + i, TILE_COLUMNS * x + j);
                         *cell = (row < height && col < width).then_some(((p * height + row) * width + col) * channels);
                     }
                 }
