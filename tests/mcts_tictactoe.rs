@@ -9,7 +9,8 @@ use std::fmt;
 
 use xiangqi_zero::game::{EndReason, Game, GameError, Player, Status};
 use xiangqi_zero::mcts::{
-    Batch, Budget, Driver, Edge, Ending, Evaluator, Event, RootSelection, Search, SearchConfig, UniformEvaluator, Wdl,
+    Batch, Budget, Driver, Edge, Ending, Evaluator, Event, Proof, RootSelection, Search, SearchConfig,
+    UniformEvaluator, Wdl,
 };
 
 /// Tic-tac-toe: cells 0–8 row by row, `First` plays X.
@@ -324,16 +325,17 @@ fn forced_playouts_go_to_moves_already_visited_not_to_every_move() {
 }
 
 #[test]
-fn a_proven_win_is_played_whatever_the_root_rule() {
-    // X to move wins at once in the top right corner; the prior puts nearly all its weight
-    // on the centre, which Gumbel's Sequential Halving would keep to the end.
+fn gumbel_plays_a_proven_win() {
+    // X to move wins at once in the top right corner. Sequential Halving visits every
+    // move, so the win is found and the root proven; but the prior puts nearly all its
+    // weight on the centre, which Gumbel's ranking (noise + logit + σ(q)) keeps to the end.
     let game = TicTacToe::from_text("XX.O....O").unwrap();
-    for root in [RootSelection::Puct, RootSelection::Gumbel] {
-        let mut search = Search::new(game.clone(), SearchConfig { root, ..config(16, 1) }, 1);
-        search.run(&mut CentreFirst(Solver::new()), &Budget::simulations(16));
-        search.validate().unwrap();
-        assert_eq!(search.choose_move(game.plies), Some(Cell(2)), "{root:?}");
-    }
+    let config = SearchConfig { root: RootSelection::Gumbel, ..config(16, 1) };
+    let mut search = Search::new(game.clone(), config, 1);
+    search.run(&mut CentreFirst(Solver::new()), &Budget::simulations(16));
+    search.validate().unwrap();
+    assert_ne!(search.node(&[]).unwrap().proof, Proof::Open);
+    assert_eq!(search.choose_move(game.plies), Some(Cell(2)));
 }
 
 #[test]

@@ -211,9 +211,21 @@ impl<G: Game> Search<G> {
         }
         // A proven result is played out as the proof says (the shortest win, the longest
         // loss), whatever the root's rule and temperature.
-        let proven = self.tree[ROOT].proof != Proof::Open;
-        let index = match self.config.root {
-            _ if proven => most_visited(&self.tree, ROOT)?,
+        let index = if self.tree[ROOT].proof != Proof::Open {
+            most_visited(&self.tree, ROOT)?
+        } else {
+            self.chosen_index(ply)?
+        };
+        match self.tree.children(ROOT)[index].edge {
+            Edge::Move(mv) => Some(mv),
+            _ => None,
+        }
+    }
+
+    /// The root child [`Self::choose_move`] plays where the root is not proven, by the
+    /// root's rule. `None` when the root has no move.
+    fn chosen_index(&mut self, ply: usize) -> Option<usize> {
+        Some(match self.config.root {
             RootSelection::Gumbel => {
                 if !self.root.ready {
                     // No simulation ran on this root (a full tree): no Gumbel draws yet.
@@ -253,10 +265,6 @@ impl<G: Game> Search<G> {
                     chosen
                 }
             }
-        };
-        match self.tree.children(ROOT)[index].edge {
-            Edge::Move(mv) => Some(mv),
-            _ => None,
-        }
+        })
     }
 }

@@ -1,6 +1,6 @@
 //! The convolution's arithmetic on channels-last `f32` slices (`[batch, height, width,
 //! channels]`), the batch split among rayon's threads in chunks of a few images: all three
-//! operations by Winograd's F(2×3, 3×3) ([`crate::nn::cpu::winograd`], shared with our
+//! operations by Winograd ([`crate::nn::cpu::winograd`], shared with our
 //! forward pass, which works channels-last too), the gradient to the input as the
 //! convolution of the output's gradient, the gradient to the weight through the
 //! transforms' backward.
@@ -18,8 +18,8 @@ use crate::nn::Precision;
 /// Images one Winograd call covers.
 const CHUNK: usize = 4;
 /// Images one gradient to the weights in bf16 covers: its products' depth is their tiles
-/// (120 on a Xiangqi board), padded to whole tiles of 32. Twice `CHUNK` pads less; a group (16) at once
-/// leaves the cache, and ran 5% slower (`bench train --precision bf16`).
+/// (120 on a Xiangqi board), padded to whole tiles of 32. A group (16) at once leaves the
+/// cache, and ran 5% slower (`bench train --precision bf16`, with F(2×2, 3×3)'s 200).
 const BF16_CHUNK: usize = 8;
 /// Images whose weight gradients one task sums before the partial sums are added in a
 /// fixed order (so the result does not depend on the number of threads).
@@ -91,7 +91,7 @@ pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32], precision: Precision) 
     if d.is_empty() {
         return out;
     }
-    let winograd = Winograd::of_kernel(d.inputs, d.outputs, weight).in_precision(precision);
+    let winograd = Winograd::of_kernel(d.inputs, d.outputs, weight, d.geometry()).in_precision(precision);
     let cells = d.cells();
     out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each(|(out, x)| {
         let images = x.len() / (d.inputs * cells);
@@ -144,7 +144,7 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
     for partial in partials {
         total.iter_mut().zip(&partial).for_each(|(t, p)| *t += p);
     }
-    kernel_gradient(d.inputs, d.outputs, &total)
+    kernel_gradient(d.geometry(), d.inputs, d.outputs, &total)
 }
 
 #[cfg(test)]
@@ -208,9 +208,16 @@ mod tests {
     }
 
     /// Batches across the chunk (4) and group (16) boundaries, 1 and several channels,
-    /// boards from 1×1 to Xiangqi's.
-    const CASES: [[usize; 5]; 6] =
-        [[1, 1, 1, 1, 1], [5, 3, 2, 10, 9], [17, 2, 3, 4, 8], [33, 1, 4, 2, 3], [2, 7, 1, 1, 5], [3, 4, 5, 6, 1]];
+    /// boards from 1×1 to Xiangqi's, tiled wide (10×9, 4×8) and tall (Banqi's 8×4, 6×1).
+    const CASES: [[usize; 5]; 7] = [
+        [1, 1, 1, 1, 1],
+        [5, 3, 2, 10, 9],
+        [17, 2, 3, 4, 8],
+        [3, 3, 2, 8, 4],
+        [33, 1, 4, 2, 3],
+        [2, 7, 1, 1, 5],
+        [3, 4, 5, 6, 1],
+    ];
 
     #[test]
     fn the_kernels_compute_the_convolution_and_its_gradients() {

@@ -8,7 +8,7 @@ use super::winograd::{Epilogue, FoldedConv, Geometry, Scratch, Winograd};
 /// A 3×3 conv of the trunk, batch-norm folded in.
 #[derive(Clone, Debug)]
 pub(crate) enum TrunkConv {
-    /// Winograd's F(2×3, 3×3), its products in f32 or bf16.
+    /// Winograd's F(2×3, 3×3) or F(3×2, 3×3), its products in f32 or bf16.
     Winograd(Winograd),
     /// Direct, its products in int8.
     Int8(Int8Conv),
@@ -24,12 +24,13 @@ pub(crate) struct ConvScratch {
 }
 
 impl TrunkConv {
-    /// `conv` in `precision` where the CPU and its channels allow, else in f32.
-    pub(crate) fn new(conv: &FoldedConv, precision: Precision) -> TrunkConv {
+    /// `conv` in `precision` where the CPU and its channels allow, else in f32, for boards
+    /// of `geometry`.
+    pub(crate) fn new(conv: &FoldedConv, precision: Precision, geometry: Geometry) -> TrunkConv {
         if precision == Precision::Int8 && int8::has_vnni() && int8::fits(conv.input, conv.output) {
             TrunkConv::Int8(Int8Conv::new(conv))
         } else {
-            TrunkConv::Winograd(Winograd::new(conv).in_precision(precision))
+            TrunkConv::Winograd(Winograd::new(conv, geometry).in_precision(precision))
         }
     }
 

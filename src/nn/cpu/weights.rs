@@ -12,7 +12,7 @@ use burn::tensor::Tensor;
 
 use super::precision::Precision;
 use super::trunk_conv::TrunkConv;
-use super::winograd::FoldedConv;
+use super::winograd::{FoldedConv, Geometry};
 use crate::nn::flex_data::floats;
 use crate::nn::model::{ConvBn, Net, NetConfig, PolicyLayers};
 
@@ -149,7 +149,8 @@ impl Weights {
     /// where they can run so.
     pub(crate) fn of(net: &Net, precision: Precision) -> Weights {
         let config = net.config;
-        let conv = |conv| TrunkConv::new(&fold(conv), precision);
+        let geometry = Geometry { height: config.height, width: config.width };
+        let conv = |conv| TrunkConv::new(&fold(conv), precision, geometry);
         // int8 quantizes a ReLU's output; the stem reads the encoder's planes.
         let stem_precision = if precision == Precision::Int8 { Precision::F32 } else { precision };
         let value_conv = fold(&net.value_conv);
@@ -165,7 +166,7 @@ impl Weights {
         };
         Weights {
             config,
-            stem: TrunkConv::new(&fold(&net.stem), stem_precision),
+            stem: TrunkConv::new(&fold(&net.stem), stem_precision, geometry),
             blocks: net.blocks.iter().map(|block| [conv(&block.first), conv(&block.second)]).collect(),
             heads,
             policy,

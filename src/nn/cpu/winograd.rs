@@ -1,9 +1,9 @@
-//! 3×3 convolutions (padding 1) by Winograd's F(2×3, 3×3): F(2, 3) down a tile's columns
-//! and F(3, 3) along its rows, so that each 2×3 block of outputs comes from a 4×5 block
-//! of inputs with 20 multiplications per channel pair instead of 54 — a 10×9 board is
-//! 5 × 3 such tiles exactly — and the convolution becomes 20 independent matrix products
-//! of 37% of im2col's work (F(2×2, 3×3) needs 25 tiles of 16 points on that board, a
-//! third more). Input and output transforms run channels-last, the output transform
+//! 3×3 convolutions (padding 1) by Winograd's F(2×3, 3×3) or F(3×2, 3×3) — F(2, 3) one
+//! way and F(3, 3) the other, whichever covers the board with fewer tiles ([`Tiling`]):
+//! each block of 2×3 (or 3×2) outputs comes from a 4×5 (5×4) block of inputs with 20
+//! multiplications per channel pair instead of 54, so the convolution becomes 20
+//! independent matrix products of 37% of im2col's work. A 10×9 Xiangqi board is 5 × 3
+//! wide tiles exactly, Banqi's 8×4 3 × 2 tall ones. Input and output transforms run channels-last, the output transform
 //! fused with bias, ReLU and the residual add. Our forward pass runs on it, and so does
 //! training ([`crate::nn::conv3x3`]): its convolution and gradient to the input with
 //! [`Winograd::forward`], its gradient to the weight through the transforms' backward
@@ -28,17 +28,12 @@ pub(crate) struct FoldedConv {
     pub bias: Vec<f32>,
 }
 
-/// Output rows of a tile.
-const TILE_ROWS: usize = 2;
-/// Output columns of a tile.
-const TILE_COLUMNS: usize = 3;
-/// Points of a 4×5 transformed tile.
+/// Points of a transformed tile (4×5 or 5×4).
 pub(crate) const POINTS: usize = 20;
-/// F(2, 3)'s kernel transform (points 0, 1, −1, ∞), down a tile's columns.
-const G_DOWN: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
-/// F(3, 3)'s kernel transform (points 0, 1, −1, 2, ∞), along a tile's rows:
-/// `U = G_DOWN g G_ALONGᵀ`.
-const G_ALONG: [[f32; 3]; 5] = [
+/// F(2, 3)'s kernel transform (points 0, 1, −1, ∞).
+const G_F23: [[f32; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
+/// F(3, 3)'s kernel transform (points 0, 1, −1, 2, ∞).
+const G_F33: [[f32; 3]; 5] = [
     [0.5, 0.0, 0.0],
     [-0.5, -0.5, -0.5],
     [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
@@ -46,13 +41,45 @@ const G_ALONG: [[f32; 3]; 5] = [
     [0.0, 0.0, 1.0],
 ];
 
-/// A 3×3 convolution with its weights transformed (`U = G_DOWN g G_ALONGᵀ`).
+/// How a board is cut into tiles: [`Tiling::Wide`] or [`Tiling::Tall`], whichever covers
+/// it with fewer tiles (the wide ones where both do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tiling {
+    /// Tiles of 2 rows × 3 columns of outputs: F(2, 3) down a tile's columns, F(3, 3)
+    /// along its rows.
+    Wide,
+    /// Tiles of 3 rows × 2 columns: F(3, 3) down the columns, F(2, 3) along the rows.
+    Tall,
+}
+
+impl Tiling {
+    /// Output rows and columns of a tile.
+    fn size(self) -> (usize, usize) {
+        match self {
+            Tiling::Wide => (2, 3),
+            Tiling::Tall => (3, 2),
+        }
+    }
+
+    /// The kernel transforms down a tile's columns and along its rows (`U = G_down g
+    /// G_alongᵀ`), a row of three weights per point.
+    fn kernel_transforms(self) -> (&'static [[f32; 3]], &'static [[f32; 3]]) {
+        match self {
+            Tiling::Wide => (&G_F23, &G_F33),
+            Tiling::Tall => (&G_F33, &G_F23),
+        }
+    }
+}
+
+/// A 3×3 convolution with its weights transformed for one [`Tiling`].
 #[derive(Clone, Debug)]
 pub(crate) struct Winograd {
     /// Input channels.
     pub input: usize,
     /// Output channels.
     pub output: usize,
+    /// The boards' tiling the weights are transformed for.
+    tiling: Tiling,
     /// `[point, input channel, output channel]`.
     u: Vec<f32>,
     /// `u` as bf16 pairs ([`bf16::pack_weights`]) when the products run in bf16.
@@ -71,9 +98,20 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
-    /// 2×3 output tiles per board, down and across.
+    /// The tiling that covers the board with the fewer tiles.
+    pub(crate) fn tiling(&self) -> Tiling {
+        let count = |(rows, columns): (usize, usize)| self.height.div_ceil(rows) * self.width.div_ceil(columns);
+        if count(Tiling::Tall.size()) < count(Tiling::Wide.size()) {
+            Tiling::Tall
+        } else {
+            Tiling::Wide
+        }
+    }
+
+    /// Output tiles per board, down and across.
     fn tiles(&self) -> (usize, usize) {
-        (self.height.div_ceil(TILE_ROWS), self.width.div_ceil(TILE_COLUMNS))
+        let (rows, columns) = self.tiling().size();
+        (self.height.div_ceil(rows), self.width.div_ceil(columns))
     }
 
     /// The first `positions` boards of channels-last `data` (`channels` a cell), numbered.
@@ -81,7 +119,7 @@ impl Geometry {
         data.chunks_exact(self.height * self.width * channels).take(positions).enumerate()
     }
 
-    /// 2×3 output tiles of `positions` boards.
+    /// Output tiles of `positions` boards.
     fn tile_count(&self, positions: usize) -> usize {
         let (ty, tx) = self.tiles();
         positions * ty * tx
@@ -115,17 +153,22 @@ pub(crate) enum Epilogue<'a> {
 }
 
 impl Winograd {
-    /// Transforms the weights of `conv` (3×3, rows `[(ky·3 + kx)·input + i]`).
-    pub(crate) fn new(conv: &FoldedConv) -> Winograd {
-        let (input, output) = (conv.input, conv.output);
-        let u = transform_kernel(input, output, |i, o, ky, kx| conv.weight[((ky * 3 + kx) * input + i) * output + o]);
-        Winograd { input, output, u, u_bf16: None, bias: conv.bias.clone() }
+    /// Transforms the weights of `conv` (3×3, rows `[(ky·3 + kx)·input + i]`) for boards
+    /// of `geometry`.
+    pub(crate) fn new(conv: &FoldedConv, geometry: Geometry) -> Winograd {
+        let (input, output, tiling) = (conv.input, conv.output, geometry.tiling());
+        let u = transform_kernel(input, output, tiling, |i, o, ky, kx| {
+            conv.weight[((ky * 3 + kx) * input + i) * output + o]
+        });
+        Winograd { input, output, tiling, u, u_bf16: None, bias: conv.bias.clone() }
     }
 
-    /// Transforms burn's conv weights (`[output, input, 3, 3]`), with no bias.
-    pub(crate) fn of_kernel(input: usize, output: usize, weight: &[f32]) -> Winograd {
-        let u = transform_kernel(input, output, |i, o, ky, kx| weight[((o * input + i) * 3 + ky) * 3 + kx]);
-        Winograd { input, output, u, u_bf16: None, bias: vec![0.0; output] }
+    /// Transforms burn's conv weights (`[output, input, 3, 3]`), with no bias, for boards
+    /// of `geometry`.
+    pub(crate) fn of_kernel(input: usize, output: usize, weight: &[f32], geometry: Geometry) -> Winograd {
+        let tiling = geometry.tiling();
+        let u = transform_kernel(input, output, tiling, |i, o, ky, kx| weight[((o * input + i) * 3 + ky) * 3 + kx]);
+        Winograd { input, output, tiling, u, u_bf16: None, bias: vec![0.0; output] }
     }
 
     /// This convolution with its products in `precision` where it can run so (bf16 needs
@@ -154,6 +197,7 @@ impl Winograd {
         scratch: &mut Scratch,
         epilogue: Epilogue,
     ) {
+        assert_eq!(geometry.tiling(), self.tiling, "a conv's weights are transformed for its boards' tiling");
         let tiles = geometry.tile_count(positions);
         let (cin, cout) = (self.input, self.output);
         let m = super::sized(&mut scratch.m, POINTS * tiles * cout);
@@ -234,22 +278,24 @@ pub(crate) fn add_transformed_gradient(
 }
 
 /// The gradient to burn's conv weights (`[output, input, 3, 3]`) from `du`, that to the
-/// transformed ones (`[point, input, output]`): `G_DOWNᵀ dU G_ALONG`, the kernel
-/// transform's backward, in two steps (`G_DOWNᵀ dU`, 3 × 5, then `· G_ALONG`), the output
-/// channels split among rayon's threads.
-pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f32> {
+/// weights transformed for boards of `geometry` (`[point, input, output]`):
+/// `G_downᵀ dU G_along`, the kernel transform's backward, in two steps (`G_downᵀ dU`, then
+/// `· G_along`), the output channels split among rayon's threads.
+pub(crate) fn kernel_gradient(geometry: Geometry, input: usize, output: usize, du: &[f32]) -> Vec<f32> {
     let mut weight = vec![0.0; output * input * 9];
     if weight.is_empty() {
         return weight;
     }
+    let (down, along) = geometry.tiling().kernel_transforms();
     weight.par_chunks_mut(input * 9).enumerate().for_each(|(o, kernels)| {
         for (i, kernel) in kernels.chunks_exact_mut(9).enumerate() {
-            let du = |xi: usize, nu: usize| du[((xi * 5 + nu) * input + i) * output + o];
-            let left: [[f32; 5]; 3] =
-                std::array::from_fn(|ky| std::array::from_fn(|nu| (0..4).map(|xi| G_DOWN[xi][ky] * du(xi, nu)).sum()));
-            for (ky, row) in left.iter().enumerate() {
+            let du = |xi: usize, nu: usize| du[((xi * along.len() + nu) * input + i) * output + o];
+            for ky in 0..3 {
+                let left: Vec<f32> = (0..along.len())
+                    .map(|nu| down.iter().enumerate().map(|(xi, g)| g[ky] * du(xi, nu)).sum())
+                    .collect();
                 for kx in 0..3 {
-                    kernel[ky * 3 + kx] = (0..5).map(|nu| row[nu] * G_ALONG[nu][kx]).sum();
+                    kernel[ky * 3 + kx] = along.iter().zip(&left).map(|(g, left)| left * g[kx]).sum();
                 }
             }
         }
@@ -257,31 +303,31 @@ pub(crate) fn kernel_gradient(input: usize, output: usize, du: &[f32]) -> Vec<f3
     weight
 }
 
-/// `U = G_DOWN g G_ALONGᵀ` for every channel pair's 3×3 kernel `g`, read through
-/// `weight(input, output, ky, kx)`, laid out as `[point, input channel, output channel]`:
-/// in two steps (`G_DOWN g`, 4 × 3, then `· G_ALONGᵀ`), the input channels split among
-/// rayon's threads.
+/// `U = G_down g G_alongᵀ` ([`Tiling::kernel_transforms`]) for every channel pair's 3×3
+/// kernel `g`, read through `weight(input, output, ky, kx)`, laid out as `[point, input
+/// channel, output channel]`: in two steps (`G_down g`, then `· G_alongᵀ`), the input
+/// channels split among rayon's threads.
 fn transform_kernel(
     input: usize,
     output: usize,
+    tiling: Tiling,
     weight: impl Fn(usize, usize, usize, usize) -> f32 + Sync,
 ) -> Vec<f32> {
     let mut u = vec![0.0; POINTS * input * output];
     if u.is_empty() {
         return u;
     }
+    let (down, along) = tiling.kernel_transforms();
     // Per input channel its points (`[point, output channel]`), then into place.
     let per_input: Vec<Vec<f32>> = (0..input)
         .into_par_iter()
         .map(|i| {
             let mut points = vec![0.0; POINTS * output];
             for o in 0..output {
-                let left: [[f32; 3]; 4] = std::array::from_fn(|xi| {
-                    std::array::from_fn(|kx| (0..3).map(|ky| G_DOWN[xi][ky] * weight(i, o, ky, kx)).sum())
-                });
-                for (xi, row) in left.iter().enumerate() {
-                    for nu in 0..5 {
-                        points[(xi * 5 + nu) * output + o] = (0..3).map(|kx| row[kx] * G_ALONG[nu][kx]).sum();
+                for (xi, g) in down.iter().enumerate() {
+                    let left: [f32; 3] = std::array::from_fn(|kx| (0..3).map(|ky| g[ky] * weight(i, o, ky, kx)).sum());
+                    for (nu, g) in along.iter().enumerate() {
+                        points[(xi * along.len() + nu) * output + o] = (0..3).map(|kx| left[kx] * g[kx]).sum();
                     }
                 }
             }
@@ -317,7 +363,8 @@ impl<'a> Window<'a> {
         (y, x): (usize, usize),
         margin: isize,
     ) -> Window<'a> {
-        let corner = ((TILE_ROWS * y) as isize - margin, (TILE_COLUMNS * x) as isize - margin);
+        let (rows, columns) = geometry.tiling().size();
+        let corner = ((rows * y) as isize - margin, (columns * x) as isize - margin);
         Window { geometry, channels: zeros.len(), board, zeros, corner }
     }
 
@@ -373,27 +420,27 @@ trait Step<const N: usize, const M: usize> {
 }
 
 /// F(2, 3)'s `Bᵀ`: `(x0 − x2, x1 + x2, x2 − x1, x1 − x3)`.
-struct InputDown;
+struct InputF23;
 /// F(3, 3)'s `Bᵀ` (rows `2 −1 −2 1 0`, `0 −2 −1 1 0`, `0 2 −3 1 0`, `0 −1 0 1 0`,
 /// `0 2 −1 −2 1`).
-struct InputAlong;
+struct InputF33;
 /// F(2, 3)'s `Aᵀ`: `(x0 + x1 + x2, x1 − x2 − x3)`.
-struct OutputDown;
+struct OutputF23;
 /// F(3, 3)'s `Aᵀ`: `(x0 + x1 + x2 + x3, x1 − x2 + 2·x3, x1 + x2 + 4·x3 + x4)`.
-struct OutputAlong;
+struct OutputF33;
 /// F(2, 3)'s `A`: `(x0, x0 + x1, x0 − x1, −x1)`.
-struct GradientDown;
+struct GradientF23;
 /// F(3, 3)'s `A`: `(x0, x0 + x1 + x2, x0 − x1 + x2, x0 + 2·x1 + 4·x2, x2)`.
-struct GradientAlong;
+struct GradientF33;
 
-impl Step<4, 4> for InputDown {
+impl Step<4, 4> for InputF23 {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2, x3]: [[f32; W]; 4]) -> [[f32; W]; 4] {
         [axpy(x0, -1.0, x2), axpy(x1, 1.0, x2), axpy(x2, -1.0, x1), axpy(x1, -1.0, x3)]
     }
 }
 
-impl Step<5, 5> for InputAlong {
+impl Step<5, 5> for InputF33 {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2, x3, x4]: [[f32; W]; 5]) -> [[f32; W]; 5] {
         let (d31, d32) = (axpy(x3, -1.0, x1), axpy(x3, -1.0, x2));
@@ -407,14 +454,14 @@ impl Step<5, 5> for InputAlong {
     }
 }
 
-impl Step<4, 2> for OutputDown {
+impl Step<4, 2> for OutputF23 {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2, x3]: [[f32; W]; 4]) -> [[f32; W]; 2] {
         [axpy(axpy(x0, 1.0, x1), 1.0, x2), axpy(axpy(x1, -1.0, x2), -1.0, x3)]
     }
 }
 
-impl Step<5, 3> for OutputAlong {
+impl Step<5, 3> for OutputF33 {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2, x3, x4]: [[f32; W]; 5]) -> [[f32; W]; 3] {
         let (sum, difference) = (axpy(x1, 1.0, x2), axpy(x1, -1.0, x2));
@@ -422,14 +469,14 @@ impl Step<5, 3> for OutputAlong {
     }
 }
 
-impl Step<2, 4> for GradientDown {
+impl Step<2, 4> for GradientF23 {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1]: [[f32; W]; 2]) -> [[f32; W]; 4] {
         [x0, axpy(x0, 1.0, x1), axpy(x0, -1.0, x1), axpy([0.0; W], -1.0, x1)]
     }
 }
 
-impl Step<3, 5> for GradientAlong {
+impl Step<3, 5> for GradientF33 {
     #[inline(always)]
     fn apply<const W: usize>([x0, x1, x2]: [[f32; W]; 3]) -> [[f32; W]; 5] {
         let even = axpy(x0, 1.0, x2);
@@ -584,11 +631,21 @@ fn to_points<
 }
 
 multiversion! {
-/// `V = B_DOWNᵀ d B_ALONG` for every 4×5 input tile `d` (zero off the board), written as
-/// `[point, tile, channel]`.
+/// `V = B_downᵀ d B_along` for every input tile `d` (4×5 wide, 5×4 tall; zero off the
+/// board), written as `[point, tile, channel]`.
 fn transform_input(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [f32]) {
-    to_points::<InputDown, InputAlong, f32, 4, 4, 5, 5>((geometry, positions, channels), input, 1, v);
+    input_points(geometry, positions, channels, input, v);
 }
+}
+
+/// [`transform_input`] into `f32` or bf16 points, by the board's tiling.
+#[inline(always)]
+fn input_points<T: PointValue>(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [T]) {
+    let board = (geometry, positions, channels);
+    match geometry.tiling() {
+        Tiling::Wide => to_points::<InputF23, InputF33, T, 4, 4, 5, 5>(board, input, 1, v),
+        Tiling::Tall => to_points::<InputF33, InputF23, T, 5, 5, 4, 4>(board, input, 1, v),
+    }
 }
 
 /// [`transform_input`] with the points rounded to bf16 as they are written. The CPU must
@@ -597,7 +654,7 @@ fn transform_input(geometry: Geometry, positions: usize, channels: usize, input:
 fn transform_input_bf16(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [u16]) {
     #[target_feature(enable = "avx512f,avx512bf16")]
     unsafe fn with_bf16(geometry: Geometry, positions: usize, channels: usize, input: &[f32], v: &mut [u16]) {
-        to_points::<InputDown, InputAlong, u16, 4, 4, 5, 5>((geometry, positions, channels), input, 1, v);
+        input_points(geometry, positions, channels, input, v);
     }
     assert!(bf16::has_bf16(), "bf16 transforms do not run on this machine");
     // SAFETY: the CPU has both features (asserted just above).
@@ -605,11 +662,15 @@ fn transform_input_bf16(geometry: Geometry, positions: usize, channels: usize, i
 }
 
 multiversion! {
-/// `A_DOWN dY A_ALONGᵀ` for every 2×3 tile `dY` of the output's gradient `grad`
-/// (channels-last, zero off the board), written as `[point, tile, channel]`: the output
-/// transform's backward.
+/// `A_down dY A_alongᵀ` for every output tile `dY` (2×3 wide, 3×2 tall) of the output's
+/// gradient `grad` (channels-last, zero off the board), written as `[point, tile,
+/// channel]`: the output transform's backward.
 fn transform_gradient(geometry: Geometry, positions: usize, channels: usize, grad: &[f32], m: &mut [f32]) {
-    to_points::<GradientDown, GradientAlong, f32, 2, 4, 3, 5>((geometry, positions, channels), grad, 0, m);
+    let board = (geometry, positions, channels);
+    match geometry.tiling() {
+        Tiling::Wide => to_points::<GradientF23, GradientF33, f32, 2, 4, 3, 5>(board, grad, 0, m),
+        Tiling::Tall => to_points::<GradientF33, GradientF23, f32, 3, 5, 2, 4>(board, grad, 0, m),
+    }
 }
 }
 
@@ -641,24 +702,32 @@ impl Finish<'_> {
     }
 }
 
-/// `Y = A_DOWNᵀ M A_ALONG` for the tile at `place` of products `m`, the `W` channels from
-/// `c`, finished into the channels-last board `out` at the cells `cells` (none off the
-/// board).
+/// `Y = D · M · Aᵀ` for the `N × K` tile at `place` of products `m`, the `W` channels
+/// from `c`, finished into the channels-last board `out` at the `M × L` cells `cells`
+/// (none off the board).
 #[inline(always)]
-fn tile_output<const W: usize>(
+fn tile_output<
+    D: Step<N, M>,
+    A: Step<K, L>,
+    const W: usize,
+    const N: usize,
+    const M: usize,
+    const K: usize,
+    const L: usize,
+>(
     m: &[f32],
     c: usize,
     (tile, tiles, channels): TilePlace,
-    (cells, finish): (&[[Option<usize>; TILE_COLUMNS]; TILE_ROWS], Finish),
+    (cells, finish): (&[[Option<usize>; L]; M], Finish),
     out: &mut [f32],
 ) {
-    let mut points = [[[0.0; W]; 5]; 4];
+    let mut points = [[[0.0; W]; K]; N];
     for (i, row) in points.iter_mut().enumerate() {
         for (j, point) in row.iter_mut().enumerate() {
-            *point = lanes(m, ((i * 5 + j) * tiles + tile) * channels + c);
+            *point = lanes(m, ((i * K + j) * tiles + tile) * channels + c);
         }
     }
-    let y = both_ways::<OutputDown, OutputAlong, W, 4, TILE_ROWS, 5, TILE_COLUMNS>(points);
+    let y = both_ways::<D, A, W, N, M, K, L>(points);
     for (cells, y) in cells.iter().zip(&y) {
         for (cell, &y) in cells.iter().zip(y) {
             if let Some(at) = *cell {
@@ -668,39 +737,54 @@ fn tile_output<const W: usize>(
     }
 }
 
-multiversion! {
-/// `Y = A_DOWNᵀ M A_ALONG` for every tile of products `m` (`[point, tile, channel]`), the
-/// 2×3 outputs on the board written channels-last through `epilogue` with `bias`, a block of
-/// channels at a time in registers.
-fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[f32], bias: &[f32], epilogue: Epilogue) {
+/// [`transform_output`] for tiles of `M × L` outputs from `N × K` points, `D` down their
+/// columns and `A` along their rows.
+#[inline(always)]
+fn to_outputs<D: Step<N, M>, A: Step<K, L>, const N: usize, const M: usize, const K: usize, const L: usize>(
+    (geometry, positions, channels): (Geometry, usize, usize),
+    m: &[f32],
+    finish: Finish,
+    out: &mut [f32],
+) {
     let Geometry { height, width } = geometry;
     let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
-    let (out, residual, relu) = match epilogue {
-        Epilogue::Relu(out) => (out, false, true),
-        Epilogue::ResidualRelu(out) => (out, true, true),
-        Epilogue::Linear(out) => (out, false, false),
-    };
-    let finish = Finish { bias, residual, relu };
     for p in 0..positions {
         for y in 0..ty {
             for x in 0..tx {
                 let place = ((p * ty + y) * tx + x, tiles, channels);
-                let mut cells = [[None; TILE_COLUMNS]; TILE_ROWS];
+                let mut cells = [[None; L]; M];
                 for (i, row) in cells.iter_mut().enumerate() {
                     for (j, cell) in row.iter_mut().enumerate() {
-                        let (row, col) = (TILE_ROWS * y + i, TILE_COLUMNS * x + j);
+                        let (row, col) = (M * y + i, L * x + j);
                         *cell = (row < height && col < width).then_some(((p * height + row) * width + col) * channels);
                     }
                 }
                 let full = in_blocks(channels);
                 for c in (0..full).step_by(CHANNEL_BLOCK) {
-                    tile_output::<CHANNEL_BLOCK>(m, c, place, (&cells, finish), out);
+                    tile_output::<D, A, CHANNEL_BLOCK, N, M, K, L>(m, c, place, (&cells, finish), out);
                 }
                 for c in full..channels {
-                    tile_output::<1>(m, c, place, (&cells, finish), out);
+                    tile_output::<D, A, 1, N, M, K, L>(m, c, place, (&cells, finish), out);
                 }
             }
         }
+    }
+}
+
+multiversion! {
+/// `Y = A_downᵀ M A_along` for every tile of products `m` (`[point, tile, channel]`), the
+/// outputs on the board written channels-last through `epilogue` with `bias`, a block of
+/// channels at a time in registers.
+fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[f32], bias: &[f32], epilogue: Epilogue) {
+    let (out, residual, relu) = match epilogue {
+        Epilogue::Relu(out) => (out, false, true),
+        Epilogue::ResidualRelu(out) => (out, true, true),
+        Epilogue::Linear(out) => (out, false, false),
+    };
+    let (board, finish) = ((geometry, positions, channels), Finish { bias, residual, relu });
+    match geometry.tiling() {
+        Tiling::Wide => to_outputs::<OutputF23, OutputF33, 4, 2, 5, 3>(board, m, finish, out),
+        Tiling::Tall => to_outputs::<OutputF33, OutputF23, 5, 3, 4, 2>(board, m, finish, out),
     }
 }
 }
