@@ -788,3 +788,21 @@ fn transform_output(geometry: Geometry, positions: usize, channels: usize, m: &[
     }
 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_board_is_cut_into_the_fewer_tiles() {
+        let cut = |height, width| {
+            let geometry = Geometry { height, width };
+            (geometry.tiling(), geometry.tile_count(1))
+        };
+        // Xiangqi: 5 × 3 wide tiles (tall ones: 4 × 5); Banqi: 3 × 2 tall (wide: 4 × 2).
+        assert_eq!(cut(10, 9), (Tiling::Wide, 15));
+        assert_eq!(cut(8, 4), (Tiling::Tall, 6));
+        // As many either way: wide.
+        assert_eq!(cut(6, 6), (Tiling::Wide, 6));
+    }
+}
