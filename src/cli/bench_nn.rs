@@ -303,7 +303,7 @@ impl Peaks {
         format!(
             "{net}; peak of {} core(s) at {ghz:.2} GHz (the clock /proc/cpuinfo gives): fp32 {} GFLOP/s (2 FMA units), bf16 {} GFLOP/s (AMX). \
              Shares below are of the direct count: our 3×3 convs run as Winograd F(2×3, 3×3), with 2.7× \
-             fewer multiplies, so a share can pass 100%",
+             fewer multiplies on this board, so a share can pass 100%",
             self.cores,
             gflops(self.peak(Precision::F32)),
             gflops(self.peak(Precision::Bf16)),

@@ -1,6 +1,6 @@
 //! Our own CPU forward pass, for self-play and play: the burn net's weights with every
 //! batch-norm folded into its conv, channels-last activations, 3×3 convs by Winograd's
-//! F(2×3, 3×3) as 20 small products each, bias, ReLU and the residual add
+//! F(2×3, 3×3) (or F(3×2, 3×3), [`winograd::Tiling`]) as 20 small products each, bias, ReLU and the residual add
 //! fused into the output transform, and buffers kept from call to call. Batches are
 //! split across rayon's threads, each running whole tiles of positions through the net
 //! so that a tile's working set stays in cache.

@@ -3,8 +3,10 @@
 //! each block of 2×3 (or 3×2) outputs comes from a 4×5 (5×4) block of inputs with 20
 //! multiplications per channel pair instead of 54, so the convolution becomes 20
 //! independent matrix products of 37% of im2col's work. A 10×9 Xiangqi board is 5 × 3
-//! wide tiles exactly, Banqi's 8×4 3 × 2 tall ones. Input and output transforms run channels-last, the output transform
-//! fused with bias, ReLU and the residual add. Our forward pass runs on it, and so does
+//! wide tiles exactly; Banqi's 8×4 is covered by 3 × 2 tall ones. A transform's matrices
+//! (`B`, `A`, `G`) are named `_down` for the one-dimensional algorithm down a tile's
+//! columns and `_along` for the one along its rows. Input and output transforms run
+//! channels-last, the output transform fused with bias, ReLU and the residual add. Our forward pass runs on it, and so does
 //! training ([`crate::nn::conv3x3`]): its convolution and gradient to the input with
 //! [`Winograd::forward`], its gradient to the weight through the transforms' backward
 //! ([`add_transformed_gradient`], [`kernel_gradient`]).
@@ -291,9 +293,13 @@ pub(crate) fn kernel_gradient(geometry: Geometry, input: usize, output: usize, d
         for (i, kernel) in kernels.chunks_exact_mut(9).enumerate() {
             let du = |xi: usize, nu: usize| du[((xi * along.len() + nu) * input + i) * output + o];
             for ky in 0..3 {
-                let left: Vec<f32> = (0..along.len())
-                    .map(|nu| down.iter().enumerate().map(|(xi, g)| g[ky] * du(xi, nu)).sum())
-                    .collect();
+                let left: [f32; 5] = std::array::from_fn(|nu| {
+                    if nu < along.len() {
+                        down.iter().enumerate().map(|(xi, g)| g[ky] * du(xi, nu)).sum()
+                    } else {
+                        0.0
+                    }
+                });
                 for kx in 0..3 {
                     kernel[ky * 3 + kx] = along.iter().zip(&left).map(|(g, left)| left * g[kx]).sum();
                 }
@@ -747,6 +753,7 @@ fn to_outputs<D: Step<N, M>, A: Step<K, L>, const N: usize, const M: usize, cons
     out: &mut [f32],
 ) {
     let Geometry { height, width } = geometry;
+    debug_assert_eq!((M, L), geometry.tiling().size(), "the board's tiles are {M} × {L}");
     let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
     for p in 0..positions {
         for y in 0..ty {
