@@ -301,8 +301,8 @@ impl Peaks {
         };
         let gflops = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{:.0}", p / 1e9));
         format!(
-            "{net}; peak of {} core(s) at {ghz:.2} GHz (the clock /proc/cpuinfo gives): fp32 {} GFLOP/s (2 FMA units), bf16 {} GFLOP/s (AMX). \
-             Shares below are of the direct count: our 3×3 convs run as Winograd F(2×3, 3×3), with 2.7× \
+            "{net}; peak of {} core(s) at {ghz:.2} GHz (the clock /proc/cpuinfo gives): fp32 {} GFLOP/s \
+             (2 FMA units), bf16 {} GFLOP/s (AMX). Shares below are of the direct count: our 3×3 convs run as Winograd F(2×3, 3×3), with 2.7× \
              fewer multiplies on this board, so a share can pass 100%",
             self.cores,
             gflops(self.peak(Precision::F32)),

@@ -359,18 +359,17 @@ struct Window<'a> {
 }
 
 impl<'a> Window<'a> {
-    /// The window of the tile at (`y`, `x`) of the tile grid on `board` (`zeros` as long
-    /// as a cell), its corner `margin` cells up and left of the tile's first output.
+    /// The window on `board` (`zeros` as long as a cell) of the tile whose first output is
+    /// the cell (`row`, `column`), its corner `margin` cells up and left of that cell.
     #[inline(always)]
     fn of_tile(
         geometry: Geometry,
         board: &'a [f32],
         zeros: &'a [f32],
-        (y, x): (usize, usize),
+        (row, column): (usize, usize),
         margin: isize,
     ) -> Window<'a> {
-        let (rows, columns) = geometry.tiling().size();
-        let corner = ((rows * y) as isize - margin, (columns * x) as isize - margin);
+        let corner = (row as isize - margin, column as isize - margin);
         Window { geometry, channels: zeros.len(), board, zeros, corner }
     }
 
@@ -613,11 +612,13 @@ fn to_points<
     out: &mut [T],
 ) {
     let (tiles, (ty, tx)) = (geometry.tile_count(positions), geometry.tiles());
+    let (rows, columns) = geometry.tiling().size();
     let zeros = vec![0.0; channels];
     for (p, board) in geometry.boards(positions, channels, data) {
         for y in 0..ty {
             for x in 0..tx {
-                let (tile, window) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, (y, x), margin));
+                let first = (rows * y, columns * x);
+                let (tile, window) = ((p * ty + y) * tx + x, Window::of_tile(geometry, board, &zeros, first, margin));
                 let mut cells = [[zeros.as_slice(); K]; N];
                 for (i, row) in cells.iter_mut().enumerate() {
                     for (j, cell) in row.iter_mut().enumerate() {
