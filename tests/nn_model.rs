@@ -66,7 +66,8 @@ fn the_net_overfits_a_tiny_set_of_samples() {
     for head in [PolicyHead::Dense, PolicyHead::Attention] {
         overfits(NetConfig::new::<Xiangqi>(2, 16).with_policy_head(head));
     }
-    overfits(NetConfig::new::<Xiangqi>(2, 16).with_policy_head(PolicyHead::Attention).with_reply_policy(true));
+    let attention = NetConfig::new::<Xiangqi>(2, 16).with_policy_head(PolicyHead::Attention);
+    overfits(attention.with_reply_policy(true).with_soft_policy(true));
 }
 
 fn overfits(config: NetConfig) {
@@ -93,6 +94,31 @@ fn overfits(config: NetConfig) {
     }
     let (first, last) = (history[0], *history.last().unwrap());
     assert!(last < first / 4.0, "{config}: the loss fell only from {first} to {last}: {history:?}");
+}
+
+#[test]
+fn the_training_heads_are_added_kept_and_dropped_as_a_shape_asks() {
+    let device = Device::flex();
+    let plain = NetConfig::new::<Xiangqi>(1, 8).with_policy_head(PolicyHead::Attention);
+    let both = plain.with_reply_policy(true).with_soft_policy(true);
+    let net = Net::new(both, &device);
+    let reply_weights =
+        |net: &Net| net.policy_reply.as_ref().map(|head| head.query.weight.val().into_data().to_vec::<f32>().unwrap());
+    let kept = reply_weights(&net);
+    // Only the reply asked for: the reply head kept as it was, the soft one dropped.
+    let net = net.with_training_heads(&plain.with_reply_policy(true));
+    assert_eq!(net.config, plain.with_reply_policy(true));
+    assert!(net.policy_soft.is_none());
+    assert_eq!(reply_weights(&net), kept);
+    // Both asked for: the soft head fresh; neither: both dropped. Play is the same throughout.
+    let (planes, _, _) = samples(2, 5);
+    let played = outputs(&net, &planes, 2);
+    let net = net.with_training_heads(&both);
+    assert!(net.policy_soft.is_some() && net.config == both);
+    assert_eq!(outputs(&net, &planes, 2), played);
+    let net = net.with_training_heads(&plain);
+    assert!(net.policy_reply.is_none() && net.policy_soft.is_none() && net.config == plain);
+    assert_eq!(outputs(&net, &planes, 2), played);
 }
 
 fn outputs(net: &Net, planes: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {

@@ -52,6 +52,7 @@ fn generation(generation: u32) -> GenerationMetrics {
         policy_loss: 5.0 / (1.0 + g),
         value_loss: 1.0 / (1.0 + g),
         reply_loss: None,
+        soft_loss: None,
         policy_entropy: (40.0 - g) / 10.0,
         value_accuracy: (40.0 + g) / 100.0,
         learning_rate: 0.02,

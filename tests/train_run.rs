@@ -505,19 +505,22 @@ fn a_run_from_a_trained_net_goes_on_from_its_generation_and_hours() {
     let grown = Net::load::<Xiangqi>(&RunDir::new(&fourth).model(2), None, &burn::tensor::Device::flex()).unwrap();
     assert_eq!(grown.config, NetConfig::new::<Xiangqi>(3, 24));
 
-    // A config with the reply policy's head goes on from the net trained without one, the
-    // net's other weights as they were.
+    // A config with the reply and soft policies' heads goes on from the net trained without
+    // them, the net's other weights as they were.
     let reply = config.with_file_name("reply.toml");
-    let toml = std::fs::read_to_string(&config).unwrap().replace("[network]\n", "[network]\nreply_policy = true\n");
+    let toml = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("[network]\n", "[network]\nreply_policy = true\nsoft_policy = true\n");
     std::fs::write(&reply, toml).unwrap();
     let fifth = first.with_file_name("fifth");
     let output = train(&["--config", path(&reply), "--run", path(&fifth), "--from", path(&net), "--generations", "3"]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
-    assert!(stdout.contains("goes on with a fresh one") && stdout.contains("gen0003:"), "{stdout}");
+    assert_eq!(stdout.matches("goes on with a fresh one").count(), 2, "{stdout}");
+    assert!(stdout.contains("gen0003:"), "{stdout}");
     let device = burn::tensor::Device::flex();
     let started = Net::load::<Xiangqi>(&RunDir::new(&fifth).model(2), None, &device).unwrap();
-    assert_eq!(started.config, NetConfig::new::<Xiangqi>(2, 16).with_reply_policy(true));
+    assert_eq!(started.config, NetConfig::new::<Xiangqi>(2, 16).with_reply_policy(true).with_soft_policy(true));
     let trained = tensors_of(&net);
     let kept = tensors_of(&RunDir::new(&fifth).model(2));
     assert!(trained.iter().all(|tensor| kept.contains(tensor)), "the trained net's weights changed");

@@ -10,9 +10,9 @@
 //! - **Deeper**: a new block is inserted with its second batch-norm's scale and shift at
 //!   zero: it adds nothing to the residual stream (whose values, after a ReLU, pass the
 //!   block's ReLU unchanged) until training gives it a scale.
-//! - **The attention policy head** (and the reply policy's, alike) keeps its old query and
-//!   key dimensions, scaled so the dot product's `1/√dim` is unchanged; the new dimensions'
-//!   queries start at zero.
+//! - **The attention policy head** (and the reply and soft policies', alike) keeps its old
+//!   query and key dimensions, scaled so the dot product's `1/√dim` is unchanged; the new
+//!   dimensions' queries start at zero.
 //!
 //! Everything else (the heads' linear layers, the piece-count value) is copied.
 
@@ -115,7 +115,7 @@ impl Plan {
             [head, "conv", "weight"] if head.ends_with("_conv") => {
                 same(Role::Conv { out: None, inputs: Some(&self.trunk) })
             }
-            ["policy_attention" | "policy_reply", which, field] => {
+            ["policy_attention" | "policy_reply" | "policy_soft", which, field] => {
                 let query_scale = (*which == "query").then_some(self.scale);
                 same(Role::Attention { inputs: &self.trunk, query_scale, bias: *field == "bias" })
             }
@@ -249,34 +249,34 @@ mod tests {
         (0..batch * net.config.input_size()).map(|_| rng.random_range(0.0..1.0)).collect()
     }
 
-    /// The reply head's logits of `planes` (4 positions).
-    fn reply_logits(net: &Net, planes: Vec<f32>) -> Vec<f32> {
-        let reply = net.forward(net.input(planes, 4)).reply.expect("a net with a reply policy");
-        reply.into_data().try_to_vec::<f32>().unwrap()
+    /// The training-only heads' logits of `planes` (4 positions), those the net has: the
+    /// reply's, then the soft policy's.
+    fn training_logits(net: &Net, planes: Vec<f32>) -> Vec<f32> {
+        let output = net.forward(net.input(planes, 4));
+        let heads = [output.reply, output.soft].into_iter().flatten();
+        heads.flat_map(|logits| logits.into_data().try_to_vec::<f32>().unwrap()).collect()
     }
 
-    fn grows_exactly(head: PolicyHead, reply_policy: bool) {
+    fn grows_exactly(head: PolicyHead, training_heads: bool) {
         let device = burn::tensor::Device::default();
         let config = NetConfig::new::<Xiangqi>(2, 8)
             .with_count_value(true)
             .with_policy_head(head)
-            .with_reply_policy(reply_policy);
+            .with_reply_policy(training_heads)
+            .with_soft_policy(training_heads);
         let small = randomized(Net::new(config, &device), 1);
         let big = small.grow(3, 12, 5).unwrap();
         assert_eq!((big.config.blocks, big.config.channels), (3, 12));
         let planes = input(&small, 4);
         let (p_small, v_small) = small.infer(planes.clone(), 4);
         let (p_big, v_big) = big.infer(planes.clone(), 4);
-        let (r_small, r_big) = if reply_policy {
-            (reply_logits(&small, planes.clone()), reply_logits(&big, planes))
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let (t_small, t_big) = (training_logits(&small, planes.clone()), training_logits(&big, planes));
+        assert_eq!(t_small.len(), if training_heads { 2 * 4 * small.config.policy_size } else { 0 });
         let worst = p_small
             .iter()
             .zip(&p_big)
             .chain(v_small.iter().zip(&v_big))
-            .chain(r_small.iter().zip(&r_big))
+            .chain(t_small.iter().zip(&t_big))
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f32::max);
         let spread = p_small.iter().map(|v| v.abs()).fold(0.0, f32::max);
@@ -299,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn a_grown_net_predicts_the_reply_as_the_small_one_did() {
+    fn a_grown_net_predicts_the_reply_and_the_soft_policy_as_the_small_one_did() {
         grows_exactly(PolicyHead::Attention, true);
     }
 

@@ -37,6 +37,8 @@ const COUNT_VALUE: &str = "xiangqi-zero.count_value";
 const POLICY_HEAD: &str = "xiangqi-zero.policy_head";
 /// The metadata key of [`NetConfig::reply_policy`] (`1` when set; absent otherwise).
 const REPLY_POLICY: &str = "xiangqi-zero.reply_policy";
+/// The metadata key of [`NetConfig::soft_policy`] (`1` when set; absent otherwise).
+const SOFT_POLICY: &str = "xiangqi-zero.soft_policy";
 /// The metadata key of the encoding version.
 const ENCODING: &str = "xiangqi-zero.encoding_version";
 /// The metadata keys of an exported net's provenance.
@@ -174,6 +176,7 @@ impl NetInfo {
                 count_value: metadata.get(COUNT_VALUE).is_some_and(|flag| flag == "1"),
                 policy_head,
                 reply_policy: metadata.get(REPLY_POLICY).is_some_and(|flag| flag == "1"),
+                soft_policy: metadata.get(SOFT_POLICY).is_some_and(|flag| flag == "1"),
                 label_cells,
             },
             encoding_version: number(ENCODING)?,
@@ -210,6 +213,9 @@ impl NetInfo {
         if c.reply_policy {
             entries.push((REPLY_POLICY, "1".to_string()));
         }
+        if c.soft_policy {
+            entries.push((SOFT_POLICY, "1".to_string()));
+        }
         entries.extend(self.encoding_version.map(|version| (ENCODING, version.to_string())));
         let p = &self.provenance;
         entries.extend(p.run.clone().map(|run| (RUN, run)));
@@ -238,6 +244,9 @@ impl fmt::Display for NetInfo {
         }
         if c.reply_policy {
             writeln!(f, "reply policy: the opponent's reply predicted in training (play does not read it)")?;
+        }
+        if c.soft_policy {
+            writeln!(f, "soft policy: the search's policy flattened (to the power 1/4) learnt in training (play does not read it)")?;
         }
         match self.encoding_version {
             Some(version) => writeln!(f, "encoding version: {version}")?,

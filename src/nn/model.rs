@@ -59,6 +59,11 @@ pub struct NetConfig {
     /// Whether the net also predicts the opponent's reply (KataGo's auxiliary policy
     /// target): an attention head of its own, trained only; play never reads it.
     pub reply_policy: bool,
+    /// Whether the net also predicts the search's policy flattened (KataGo's auxiliary
+    /// soft policy target: the visit shares to the power 1/4, renormalized), so that the
+    /// trunk tells apart the moves the sharp policy leaves near zero: an attention head of
+    /// its own, trained only; play never reads it.
+    pub soft_policy: bool,
     /// The (from, to) plane cells of each policy label ([`Encoding::label_cells`]).
     pub label_cells: &'static [(u8, u8)],
 }
@@ -77,6 +82,7 @@ impl NetConfig {
             count_value: false,
             policy_head: PolicyHead::Dense,
             reply_policy: false,
+            soft_policy: false,
             label_cells: G::label_cells(),
         }
     }
@@ -94,6 +100,16 @@ impl NetConfig {
     /// This shape with the opponent's reply predicted, or without.
     pub fn with_reply_policy(self, reply_policy: bool) -> NetConfig {
         NetConfig { reply_policy, ..self }
+    }
+
+    /// This shape with the search's policy flattened predicted, or without.
+    pub fn with_soft_policy(self, soft_policy: bool) -> NetConfig {
+        NetConfig { soft_policy, ..self }
+    }
+
+    /// This shape with the training-only heads of `shape` (the reply and soft policies).
+    pub fn with_training_heads(self, shape: &NetConfig) -> NetConfig {
+        self.with_reply_policy(shape.reply_policy).with_soft_policy(shape.soft_policy)
     }
 
     /// Floats of one encoded position.
@@ -117,6 +133,9 @@ impl std::fmt::Display for NetConfig {
         }
         if self.reply_policy {
             write!(f, ", the opponent's reply predicted")?;
+        }
+        if self.soft_policy {
+            write!(f, ", the search's policy flattened predicted")?;
         }
         Ok(())
     }
@@ -193,6 +212,8 @@ pub struct Net {
     pub policy_attention: Option<AttentionPolicy>,
     /// With [`NetConfig::reply_policy`]: the head predicting the opponent's reply.
     pub policy_reply: Option<AttentionPolicy>,
+    /// With [`NetConfig::soft_policy`]: the head predicting the flattened policy.
+    pub policy_soft: Option<AttentionPolicy>,
     /// The value head's 1×1 conv to one plane.
     pub value_conv: ConvBn,
     /// The value head's hidden layer.
@@ -227,6 +248,9 @@ pub struct NetOutput {
     /// With [`NetConfig::reply_policy`]: logits of the opponent's reply, `[batch,
     /// policy_size]`, its labels seen from the side to move.
     pub reply: Option<Tensor<2>>,
+    /// With [`NetConfig::soft_policy`]: logits of the flattened policy, `[batch,
+    /// policy_size]`.
+    pub soft: Option<Tensor<2>>,
 }
 
 impl Net {
@@ -242,6 +266,7 @@ impl Net {
             count_value,
             policy_head,
             reply_policy,
+            soft_policy,
             ..
         } = config;
         let dense = policy_head == PolicyHead::Dense;
@@ -258,6 +283,7 @@ impl Net {
             policy_fc: dense.then(|| LinearConfig::new(POLICY_PLANES * cells, policy_size).init(device)),
             policy_attention: (!dense).then(|| AttentionPolicy::new(channels, device)),
             policy_reply: reply_policy.then(|| AttentionPolicy::new(channels, device)),
+            policy_soft: soft_policy.then(|| AttentionPolicy::new(channels, device)),
             value_conv: ConvBn::new(channels, 1, 1, device),
             value_fc1: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
             value_fc2: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
@@ -267,34 +293,45 @@ impl Net {
         }
     }
 
-    /// This net with a fresh reply policy head (`reply`) or without one: what it plays is
-    /// the same, since play never reads the head (a run going on from a net trained the
-    /// other way).
-    pub fn with_reply_policy(mut self, reply: bool) -> Net {
-        if reply != self.config.reply_policy {
-            let device = self.device();
-            self.policy_reply = reply.then(|| AttentionPolicy::new(self.config.channels, &device));
-            self.config = self.config.with_reply_policy(reply);
-        }
+    /// This net with the training-only heads of `shape` (its reply and soft policy heads:
+    /// a head it lacks fresh, one it has kept, one `shape` lacks dropped): what it plays
+    /// is the same, since play never reads them (a run going on from a net trained with
+    /// other heads).
+    pub fn with_training_heads(mut self, shape: &NetConfig) -> Net {
+        let (device, channels) = (self.device(), self.config.channels);
+        let head = |wanted: bool, had: Option<AttentionPolicy>| {
+            wanted.then(|| had.unwrap_or_else(|| AttentionPolicy::new(channels, &device)))
+        };
+        self.policy_reply = head(shape.reply_policy, self.policy_reply.take());
+        self.policy_soft = head(shape.soft_policy, self.policy_soft.take());
+        self.config = self.config.with_training_heads(shape);
         self
     }
 
     /// The forward pass of a batch `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        let (x, policy, value) = self.played(input);
+        let training =
+            |head: &Option<AttentionPolicy>| head.as_ref().map(|h| h.forward(x.clone(), self.config.label_cells));
+        NetOutput { policy, value, reply: training(&self.policy_reply), soft: training(&self.policy_soft) }
+    }
+
+    /// The trunk's features of a batch, then the heads play reads: the policy logits and
+    /// the win/draw/loss logits.
+    fn played(&self, input: Tensor<4>) -> (Tensor<4>, Tensor<2>, Tensor<2>) {
         let counts = self
             .value_counts
             .as_ref()
             .map(|layer| layer.forward(input.clone().mean_dim(3).mean_dim(2).flatten::<2>(1, 3)));
         let x = self.trunk(input);
-        let reply = self.policy_reply.as_ref().map(|head| head.forward(x.clone(), self.config.label_cells));
         let policy = self.policy(x.clone());
-        let value = self.value_conv.forward(x).flatten::<2>(1, 3);
+        let value = self.value_conv.forward(x.clone()).flatten::<2>(1, 3);
         let value = self.value_fc2.forward(relu(self.value_fc1.forward(value)));
         let value = match counts {
             Some(counts) => value + counts,
             None => value,
         };
-        NetOutput { policy, value, reply }
+        (x, policy, value)
     }
 
     /// The trunk's features of `input`, channels first. On the `flex` device the stem and
@@ -348,8 +385,8 @@ impl Net {
     /// Runs a batch of encoded positions and returns the policy logits (`batch ×
     /// policy_size`) and the win/draw/loss logits (`batch × 3`) as plain vectors.
     pub fn infer(&self, planes: Vec<f32>, batch: usize) -> (Vec<f32>, Vec<f32>) {
-        let output = self.forward(self.input(planes, batch));
+        let (_, policy, value) = self.played(self.input(planes, batch));
         let floats = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().expect("the net computes in f32");
-        (floats(output.policy), floats(output.value))
+        (floats(policy), floats(value))
     }
 }

@@ -61,7 +61,8 @@ impl Net {
         let config = NetConfig::new::<G>(found.blocks, found.channels)
             .with_count_value(found.count_value)
             .with_policy_head(found.policy_head)
-            .with_reply_policy(found.reply_policy);
+            .with_reply_policy(found.reply_policy)
+            .with_soft_policy(found.soft_policy);
         if config != found {
             let found = format!(
                 "for {} planes of {}×{} and {} policy labels",

@@ -122,6 +122,11 @@ pub struct NetworkSettings {
     /// policy target (`NetConfig::reply_policy`): training only, play never reads it.
     #[serde(default)]
     pub reply_policy: bool,
+    /// Whether the net also learns the search's policy flattened, KataGo's auxiliary soft
+    /// policy target (`NetConfig::soft_policy`): training only, play never reads it. Left
+    /// out of a run's recorded config when off, which builds before the key still read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soft_policy: bool,
 }
 
 impl NetworkSettings {
@@ -131,6 +136,7 @@ impl NetworkSettings {
             .with_count_value(self.count_value)
             .with_policy_head(self.policy_head)
             .with_reply_policy(self.reply_policy)
+            .with_soft_policy(self.soft_policy)
     }
 }
 

@@ -70,6 +70,9 @@ pub struct GenerationMetrics {
     /// Mean reply-policy loss, for a net that predicts the opponent's reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_loss: Option<f64>,
+    /// Mean soft-policy loss, for a net that predicts the flattened policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_loss: Option<f64>,
     /// Mean entropy of the network's policy, in nats.
     #[serde(with = "json_float")]
     pub policy_entropy: f64,

@@ -370,6 +370,7 @@ fn generation_metrics(
         policy_loss: training.policy_loss,
         value_loss: training.value_loss,
         reply_loss: training.reply_loss,
+        soft_loss: training.soft_loss,
         policy_entropy: training.policy_entropy,
         value_accuracy: training.value_accuracy,
         learning_rate: training.learning_rate,
@@ -393,11 +394,12 @@ fn summary_line(m: &GenerationMetrics) -> String {
     let training = match m.train_steps {
         0 => format!("no training: the window holds {} samples", m.window_samples),
         steps => format!(
-            "{steps} steps, loss {:.3} (policy {:.3}, value {:.3}{}), value acc {:.0}%",
+            "{steps} steps, loss {:.3} (policy {:.3}, value {:.3}{}{}), value acc {:.0}%",
             m.loss,
             m.policy_loss,
             m.value_loss,
             m.reply_loss.map_or(String::new(), |reply| format!(", reply {reply:.3}")),
+            m.soft_loss.map_or(String::new(), |soft| format!(", soft {soft:.3}")),
             100.0 * m.value_accuracy
         ),
     };

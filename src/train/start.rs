@@ -66,12 +66,16 @@ fn from_net<G: TrainableGame>(
 ) -> Result<(Net, RunState), RunError> {
     let (net, info) = start.load_onto::<G>(autodiff).map_err(fail)?;
     let shape = config.network.net_config::<G>();
-    if shape.reply_policy != info.config.reply_policy {
-        let (now, then) = if shape.reply_policy { ("a fresh", "without") } else { ("no", "with") };
-        println!("  the net{start}, trained {then} a reply policy head, goes on with {now} one");
+    let heads = [
+        ("a reply policy", info.config.reply_policy, shape.reply_policy),
+        ("a soft policy", info.config.soft_policy, shape.soft_policy),
+    ];
+    for (head, _, wanted) in heads.into_iter().filter(|(_, had, wanted)| had != wanted) {
+        let (now, then) = if wanted { ("a fresh", "without") } else { ("no", "with") };
+        println!("  the net{start}, trained {then} {head} head, goes on with {now} one");
     }
-    let mut net = net.with_reply_policy(shape.reply_policy);
-    let from = info.config.with_reply_policy(shape.reply_policy);
+    let mut net = net.with_training_heads(&shape);
+    let from = net.config;
     let (blocks, channels) = (shape.blocks, shape.channels);
     if from != shape {
         let grows = NetConfig { blocks, channels, ..from } == shape

@@ -37,7 +37,8 @@ pub struct TrainReport {
     pub steps: u64,
     /// Samples trained on per second of wall time, loading included.
     pub samples_per_second: f64,
-    /// The loss minimised: `policy_loss + value_loss`.
+    /// The loss minimised: `policy_loss + value_loss`, plus the training heads' losses
+    /// times their weights ([`crate::nn::loss::Losses::total`]).
     pub loss: f64,
     /// Policy cross-entropy over the fully searched samples.
     pub policy_loss: f64,
@@ -46,6 +47,9 @@ pub struct TrainReport {
     /// The opponent's reply's cross-entropy over the samples with one, for a net that
     /// predicts it.
     pub reply_loss: Option<f64>,
+    /// The flattened policy's cross-entropy over the fully searched samples, for a net
+    /// that predicts it.
+    pub soft_loss: Option<f64>,
     /// Entropy (nats) of the net's policy over all labels, averaged over all samples.
     pub policy_entropy: f64,
     /// Share of samples whose most likely win/draw/loss is their value target's (the
@@ -57,9 +61,9 @@ pub struct TrainReport {
     pub seconds: f64,
 }
 
-/// The per-step figures averaged into a [`TrainReport`], in its order (the reply loss
-/// last, 0 for a net without a reply policy).
-const FIGURES: usize = 6;
+/// The per-step figures averaged into a [`TrainReport`], in its order (the reply and soft
+/// policy losses last, 0 for a net without the head).
+const FIGURES: usize = 7;
 
 /// A net in training with its optimiser and global step.
 pub struct Trainer {
@@ -150,6 +154,7 @@ impl Trainer {
             policy_loss: mean(1),
             value_loss: mean(2),
             reply_loss: self.net.config.reply_policy.then(|| mean(5)),
+            soft_loss: self.net.config.soft_policy.then(|| mean(6)),
             policy_entropy: mean(3),
             value_accuracy: mean(4),
             learning_rate,
@@ -159,7 +164,7 @@ impl Trainer {
 
     /// One optimiser step on `batch` at `lr`, its convolutions in the settings'
     /// precision; returns the batch's loss, policy loss, value loss, policy entropy, value
-    /// accuracy and reply loss (before the step).
+    /// accuracy, reply loss and soft policy loss (before the step).
     pub fn train_step(&mut self, batch: Batch, lr: f64) -> [f64; FIGURES] {
         conv3x3::set_precision(self.settings.precision);
         // On one of rayon's threads: the kernels' parallel loops then start from inside
@@ -189,9 +194,11 @@ impl Trainer {
         let log_p = log_softmax(output.policy.detach(), 1);
         let entropy = (log_p.clone().exp() * log_p).sum_dim(1).mean().neg();
         let hits = output.value.detach().argmax(1).equal(value.argmax(1)).float().mean().reshape([1]);
-        let reply = parts.reply.map_or_else(|| Tensor::<1>::zeros([1], &device), |reply| reply.detach());
+        let figure =
+            |part: Option<Tensor<1>>| part.map_or_else(|| Tensor::<1>::zeros([1], &device), |part| part.detach());
+        let [reply, soft] = [parts.reply, parts.soft].map(figure);
         let figures = Tensor::cat(
-            vec![parts.total.clone().detach(), parts.policy.detach(), parts.value.detach(), entropy, hits, reply],
+            vec![parts.total.clone().detach(), parts.policy.detach(), parts.value.detach(), entropy, hits, reply, soft],
             0,
         );
         let figures = figures.into_data().try_to_vec::<f32>().expect("the net computes in f32");
