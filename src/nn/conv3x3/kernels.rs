@@ -10,9 +10,7 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use crate::nn::cpu::kernels::zeros;
-use crate::nn::cpu::winograd::{
-    add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd, POINTS,
-};
+use crate::nn::cpu::winograd::{add_transformed_gradient, kernel_gradient, Epilogue, Geometry, Scratch, Winograd};
 use crate::nn::Precision;
 
 /// Images one Winograd call covers.
@@ -77,9 +75,9 @@ impl Dims {
         self.batch * self.inputs * self.outputs * self.cells() == 0
     }
 
-    /// The Winograd geometry of a plane.
-    fn geometry(&self) -> Geometry {
-        Geometry { height: self.height, width: self.width }
+    /// The Winograd geometry of a plane, for products in `precision`.
+    fn geometry(&self, precision: Precision) -> Geometry {
+        Geometry::new(self.height, self.width, precision)
     }
 }
 
@@ -91,11 +89,12 @@ pub(crate) fn forward(d: Dims, x: &[f32], weight: &[f32], precision: Precision) 
     if d.is_empty() {
         return out;
     }
-    let winograd = Winograd::of_kernel(d.inputs, d.outputs, weight, d.geometry()).in_precision(precision);
+    let geometry = d.geometry(precision);
+    let winograd = Winograd::of_kernel(d.inputs, d.outputs, weight, geometry).in_precision(precision);
     let cells = d.cells();
     out.par_chunks_mut(CHUNK * d.outputs * cells).zip(x.par_chunks(CHUNK * d.inputs * cells)).for_each(|(out, x)| {
         let images = x.len() / (d.inputs * cells);
-        with_scratch(|scratch| winograd.forward(d.geometry(), images, x, scratch, Epilogue::Linear(out)));
+        with_scratch(|scratch| winograd.forward(geometry, images, x, scratch, Epilogue::Linear(out)));
     });
     out
 }
@@ -122,7 +121,8 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
     if d.is_empty() {
         return vec![0.0; d.outputs * d.inputs * 9];
     }
-    let (cells, len) = (d.cells(), POINTS * d.inputs * d.outputs);
+    let geometry = d.geometry(precision);
+    let (cells, len) = (d.cells(), geometry.tiling().points() * d.inputs * d.outputs);
     let chunk = if precision == Precision::Bf16 { BF16_CHUNK } else { CHUNK };
     let partials: Vec<Vec<f32>> = x
         .par_chunks(GROUP * d.inputs * cells)
@@ -133,7 +133,7 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
                 for (x, grad) in x.chunks(chunk * d.inputs * cells).zip(grad.chunks(chunk * d.outputs * cells)) {
                     let images = x.len() / (d.inputs * cells);
                     let channels = [d.inputs, d.outputs];
-                    add_transformed_gradient(d.geometry(), images, channels, [x, grad], scratch, &mut sum, precision);
+                    add_transformed_gradient(geometry, images, channels, [x, grad], scratch, &mut sum, precision);
                 }
             });
             sum
@@ -144,7 +144,7 @@ pub(crate) fn grad_weight(d: Dims, x: &[f32], grad: &[f32], precision: Precision
     for partial in partials {
         total.iter_mut().zip(&partial).for_each(|(t, p)| *t += p);
     }
-    kernel_gradient(d.geometry(), d.inputs, d.outputs, &total)
+    kernel_gradient(geometry, d.inputs, d.outputs, &total)
 }
 
 #[cfg(test)]

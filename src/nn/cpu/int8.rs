@@ -391,7 +391,7 @@ mod vnni {
     /// 2)` cells), the border written as zeros.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     unsafe fn quantize_board(geometry: Geometry, channels: usize, board: &[f32], scale: f32, padded: &mut [u8]) {
-        let Geometry { height, width } = geometry;
+        let Geometry { height, width, .. } = geometry;
         let (row, padded_row) = (width * channels, (width + 2) * channels);
         padded[..padded_row].fill(0);
         padded[(height + 1) * padded_row..].fill(0);
@@ -536,6 +536,7 @@ mod amx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nn::cpu::precision::Precision;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -548,7 +549,7 @@ mod tests {
             return;
         }
         let mut rng = StdRng::seed_from_u64(3);
-        let geometry = Geometry { height: 10, width: 9 };
+        let geometry = Geometry::new(10, 9, Precision::Int8);
         for (input, output) in [(32, 32), (64, 64), (12, 32), (128, 96)] {
             let conv = FoldedConv {
                 input,

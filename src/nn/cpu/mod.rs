@@ -28,7 +28,7 @@ use precision::Precision;
 use transpose::transpose;
 use trunk_conv::ConvScratch;
 use weights::{PolicyLayer, Weights};
-use winograd::{Epilogue, Geometry};
+use winograd::Epilogue;
 
 /// Positions a thread runs through the net at once.
 const TILE: usize = 4;
@@ -155,7 +155,7 @@ fn run_trunk(weights: &Weights, buffers: &mut Buffers, input: &[f32], start: usi
         transpose(planes, cells, input, nhwc);
     }
 
-    let geometry = Geometry { height: config.height, width: config.width };
+    let geometry = weights.geometry;
     let scratch = &mut buffers.conv;
     let trunk = sized(&mut buffers.trunk, rows * channels);
     weights.stem.forward(geometry, n, nhwc, scratch, Epilogue::Relu(trunk));

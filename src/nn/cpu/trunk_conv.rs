@@ -8,7 +8,7 @@ use super::winograd::{Epilogue, FoldedConv, Geometry, Scratch, Winograd};
 /// A 3×3 conv of the trunk, batch-norm folded in.
 #[derive(Clone, Debug)]
 pub(crate) enum TrunkConv {
-    /// Winograd's F(2×3, 3×3) or F(3×2, 3×3), its products in f32 or bf16.
+    /// Winograd's F(2×3, 3×3) or F(3×2, 3×3) with products in f32, F(2×2, 3×3) in bf16.
     Winograd(Winograd),
     /// Direct, its products in int8.
     Int8(Int8Conv),

@@ -57,6 +57,8 @@ impl PolicyLayer {
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
     pub config: NetConfig,
+    /// The board and the tiles the convs' weights are transformed for.
+    pub geometry: Geometry,
     /// The input planes' conv (f32 or bf16: the planes are not a ReLU's output).
     pub stem: TrunkConv,
     /// Two convs per residual block.
@@ -149,7 +151,7 @@ impl Weights {
     /// where they can run so.
     pub(crate) fn of(net: &Net, precision: Precision) -> Weights {
         let config = net.config;
-        let geometry = Geometry { height: config.height, width: config.width };
+        let geometry = Geometry::new(config.height, config.width, precision);
         let conv = |conv| TrunkConv::new(&fold(conv), precision, geometry);
         // int8 quantizes a ReLU's output; the stem reads the encoder's planes.
         let stem_precision = if precision == Precision::Int8 { Precision::F32 } else { precision };
@@ -166,6 +168,7 @@ impl Weights {
         };
         Weights {
             config,
+            geometry,
             stem: TrunkConv::new(&fold(&net.stem), stem_precision, geometry),
             blocks: net.blocks.iter().map(|block| [conv(&block.first), conv(&block.second)]).collect(),
             heads,
