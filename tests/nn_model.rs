@@ -102,8 +102,9 @@ fn the_training_heads_are_added_kept_and_dropped_as_a_shape_asks() {
     let plain = NetConfig::new::<Xiangqi>(1, 8).with_policy_head(PolicyHead::Attention);
     let both = plain.with_reply_policy(true).with_soft_policy(true);
     let net = Net::new(both, &device);
-    let reply_weights =
-        |net: &Net| net.policy_reply.as_ref().map(|head| head.query.weight.val().into_data().to_vec::<f32>().unwrap());
+    let reply_weights = |net: &Net| {
+        net.policy_reply.as_ref().map(|head| head.query.weight.val().into_data().try_to_vec::<f32>().unwrap())
+    };
     let kept = reply_weights(&net);
     // Only the reply asked for: the reply head kept as it was, the soft one dropped.
     let net = net.with_training_heads(&plain.with_reply_policy(true));
