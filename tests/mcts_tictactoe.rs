@@ -322,6 +322,16 @@ fn forced_playouts_go_to_moves_already_visited_not_to_every_move() {
         let visited: Vec<_> = result.moves.iter().filter(|m| m.visits > 0).map(|m| (m.mv.0, m.visits)).collect();
         assert_eq!(visited, [(4, 30)], "forced playouts {forced_playouts}");
     }
+    // Forced for unvisited moves too: each of the nine gets a playout.
+    let config = SearchConfig { forced_playouts: true, forced_playouts_unvisited: true, ..config(30, 1) };
+    let mut search = Search::new(TicTacToe::start(), config, 1);
+    let result = search.run(&mut CentreFirst(Solver::new()), &Budget::simulations(30));
+    search.validate().unwrap();
+    assert!(
+        result.moves.iter().all(|m| m.visits > 0),
+        "{:?}",
+        result.moves.iter().map(|m| m.visits).collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -87,6 +87,12 @@ pub struct SearchConfig {
     pub forced_playouts: bool,
     /// `k` of the forced playouts.
     pub forced_playouts_k: f32,
+    /// Forced playouts for moves not yet visited too, so that every legal root move of a
+    /// full search gets a playout first, in move-generation order (the rule self-play ran
+    /// under until 2026-12-07, by a fault; KataGo forces only visited moves). Left out of
+    /// a recorded config when off, which builds before the key still read.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub forced_playouts_unvisited: bool,
 
     /// Resign when the root value of the side to move stays at or below this
     /// for `resign_consecutive` of its moves (`None`: never resign).
@@ -141,6 +147,7 @@ impl Default for SearchConfig {
             full_search_probability: 0.25,
             forced_playouts: false,
             forced_playouts_k: 2.0,
+            forced_playouts_unvisited: false,
             resign_threshold: None,
             resign_consecutive: 3,
             resign_playthrough: 0.1,

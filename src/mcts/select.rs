@@ -18,7 +18,8 @@ pub fn c_puct(config: &SearchConfig, visits: f32) -> f32 {
 /// The child of decision node `node` maximizing `Q + c·P·√N / (1 + n)`, where visits in
 /// flight count as visits that lost `virtual_loss`, and an unvisited child is valued at
 /// the parent's Q less `fpu_reduction · √(prior mass visited)`. With `forced_k`, a visited
-/// child below its forced playouts `√(k·P·N)` is taken first (KataGo). A child proven lost for
+/// child below its forced playouts `√(k·P·N)` is taken first (KataGo), and with
+/// `config.forced_playouts_unvisited` an unvisited one too. A child proven lost for
 /// the mover is never taken again while another child is left (the MCTS-solver): however
 /// high its prior, its visits would only drag the parent's value, the first-play urgency
 /// and the policy target towards a known loss; when every child is, the longest loss is
@@ -57,10 +58,10 @@ pub fn puct<M: Copy, O: Copy>(
         }
         let n = child.visits_in_flight();
         if let Some(forced) = forced {
-            if n > 0 && (n as f32) * (n as f32) < forced * child.prior {
-                // Visited, and below √(k·P·N): forced, the least visited first. An
-                // unvisited child waits for PUCT (KataGo forces none), else every legal
-                // move would take a playout, however small its prior.
+            if (n > 0 || config.forced_playouts_unvisited) && (n as f32) * (n as f32) < forced * child.prior {
+                // Below √(k·P·N): forced, the least visited first. An unvisited child
+                // waits for PUCT (KataGo forces none) unless the config forces it too, so
+                // that every legal move takes a playout, however small its prior.
                 let score = 1e9 - n as f32;
                 if score > best.1 {
                     best = (i, score);
